@@ -1,0 +1,51 @@
+//===- DojoText.h - `.dojo` text import and export -------------*- C++ -*-===//
+//
+// The `.dojo` format is the human-readable rendering of a dojo kernel (see
+// docs/ir.md). Import builds a module holding one `dojo.kernel` with a
+// file:line:col location on every op and verifies it; export prints the
+// canonical text, so export(import(text)) == text for canonical input.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_TARGET_DOJOTEXT_DOJOTEXT_H
+#define PERFDOJO_TARGET_DOJOTEXT_DOJOTEXT_H
+
+#include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+
+#include "mlir/IR/OwningOpRef.h"
+
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
+namespace perfdojo {
+
+/// Parses the main buffer of `sourceMgr` as `.dojo` text into a module with
+/// one kernel named `kernelName` (derived from the buffer's file name when
+/// empty). Errors are emitted through the context's diagnostic engine with
+/// the location of the offending text; returns null on any error, including
+/// a verifier failure.
+mlir::OwningOpRef<mlir::ModuleOp> importDojo(llvm::SourceMgr &sourceMgr,
+                                             mlir::MLIRContext *context,
+                                             llvm::StringRef kernelName = "");
+
+/// Prints `kernel` as canonical `.dojo` text.
+void exportDojo(dojo::KernelOp kernel, llvm::raw_ostream &os);
+
+/// Prints the single kernel found in `op` (a kernel or a module holding
+/// exactly one); emits an error and fails otherwise.
+mlir::LogicalResult exportDojo(mlir::Operation *op, llvm::raw_ostream &os);
+
+/// Reads a kernel from `path`: `.dojo` text, or MLIR for any other
+/// extension. Returns null after emitting diagnostics on failure.
+mlir::OwningOpRef<mlir::ModuleOp> loadKernelFile(llvm::StringRef path,
+                                                 mlir::MLIRContext *context);
+
+/// The one kernel in `module`, or null after emitting an error.
+dojo::KernelOp getSingleKernel(mlir::ModuleOp module);
+
+/// Registers `--import-dojo` and `--export-dojo` with mlir-translate.
+void registerDojoTranslations();
+
+} // namespace perfdojo
+
+#endif // PERFDOJO_TARGET_DOJOTEXT_DOJOTEXT_H

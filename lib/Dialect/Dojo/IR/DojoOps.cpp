@@ -1,0 +1,174 @@
+//===- DojoOps.cpp - dojo operations: builders and custom assembly -------===//
+//
+// The custom assembly of every op reuses the `.dojo` grammar in
+// TextSyntax.h, so an MLIR kernel reads like the `.dojo` text.
+//
+//===----------------------------------------------------------------------===//
+
+#include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+
+/// Number of dojo.scope ancestors of `op`.
+static unsigned countEnclosingScopes(Operation *op) {
+  unsigned depth = 0;
+  for (Operation *p = op->getParentOp(); p && isa<ScopeOp>(p);
+       p = p->getParentOp())
+    ++depth;
+  return depth;
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+void KernelOp::build(OpBuilder &builder, OperationState &state,
+                     StringRef name) {
+  state.getOrAddProperties<Properties>().sym_name =
+      builder.getStringAttr(name);
+  state.addRegion()->emplaceBlock();
+}
+
+BufferOp KernelOp::lookupArray(StringRef array) {
+  for (BufferOp buffer : getBuffers())
+    for (StringRef name : buffer.getArrayNames())
+      if (name == array)
+        return buffer;
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// BufferOp
+//===----------------------------------------------------------------------===//
+
+SmallVector<StringRef> BufferOp::getArrayNames() {
+  SmallVector<StringRef> names;
+  if (getArrays().empty())
+    names.push_back(getName());
+  for (Attribute a : getArrays())
+    names.push_back(cast<StringAttr>(a).getValue());
+  return names;
+}
+
+ParseResult BufferOp::parse(OpAsmParser &parser, OperationState &result) {
+  MLIRAsmSource src(parser);
+  TextParser<MLIRAsmSource> grammar(src, std::nullopt);
+  BufferDecl decl;
+  if (!grammar.parseBufferDecl(decl))
+    return failure();
+  Builder b(parser.getContext());
+  Properties &props = result.getOrAddProperties<Properties>();
+  props.name = b.getStringAttr(decl.name);
+  props.element_type = TypeAttr::get(decl.elementType);
+  props.shape = b.getDenseI64ArrayAttr(decl.shape);
+  props.padding = b.getDenseI64ArrayAttr(decl.padding);
+  props.reused = b.getDenseBoolArrayAttr(decl.reused);
+  props.location = BufferLocationAttr::get(b.getContext(), decl.location);
+  props.role = RoleAttr::get(b.getContext(), decl.role);
+  SmallVector<StringRef> arrays(decl.arrays.begin(), decl.arrays.end());
+  props.arrays = b.getStrArrayAttr(arrays);
+  return success();
+}
+
+void BufferOp::print(OpAsmPrinter &printer) {
+  printer << " ";
+  printBufferDecl(printer.getStream(), *this);
+}
+
+//===----------------------------------------------------------------------===//
+// ScopeOp
+//===----------------------------------------------------------------------===//
+
+void ScopeOp::build(OpBuilder &builder, OperationState &state, int64_t size,
+                    Mode mode) {
+  Properties &props = state.getOrAddProperties<Properties>();
+  props.size = builder.getI64IntegerAttr(size);
+  props.mode = ModeAttr::get(builder.getContext(), mode);
+  state.addRegion()->emplaceBlock();
+}
+
+unsigned ScopeOp::getDepth() { return countEnclosingScopes(*this); }
+
+ParseResult ScopeOp::parse(OpAsmParser &parser, OperationState &result) {
+  int64_t size;
+  if (parser.parseInteger(size))
+    return failure();
+  Mode mode = Mode::seq;
+  if (succeeded(parser.parseOptionalColon())) {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef suffix;
+    if (parser.parseKeyword(&suffix))
+      return failure();
+    std::optional<Mode> parsed = symbolizeModeSuffix(suffix);
+    if (!parsed)
+      return parser.emitError(loc, "unknown scope mode ':")
+             << suffix << "'; expected one of u, p, v, g, b, w";
+    mode = *parsed;
+  }
+  Properties &props = result.getOrAddProperties<Properties>();
+  props.size = parser.getBuilder().getI64IntegerAttr(size);
+  props.mode = ModeAttr::get(parser.getContext(), mode);
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body))
+    return failure();
+  if (body->empty())
+    body->emplaceBlock();
+  return success();
+}
+
+void ScopeOp::print(OpAsmPrinter &printer) {
+  printer << " ";
+  printScopeHeader(printer.getStream(), *this);
+  printer << " ";
+  printer.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                      /*printBlockTerminators=*/false);
+}
+
+//===----------------------------------------------------------------------===//
+// LeafOp
+//===----------------------------------------------------------------------===//
+
+unsigned LeafOp::getDepth() { return countEnclosingScopes(*this); }
+
+unsigned LeafOp::getArity(OpKind kind) {
+  switch (kind) {
+  case OpKind::add:
+  case OpKind::sub:
+  case OpKind::mul:
+  case OpKind::div:
+  case OpKind::max:
+  case OpKind::min:
+    return 2;
+  default:
+    return 1;
+  }
+}
+
+ParseResult LeafOp::parse(OpAsmParser &parser, OperationState &result) {
+  MLIRAsmSource src(parser);
+  TextParser<MLIRAsmSource> grammar(src, std::nullopt);
+  Statement stmt;
+  if (!grammar.parseStatement(stmt))
+    return failure();
+  Builder b(parser.getContext());
+  Properties &props = result.getOrAddProperties<Properties>();
+  props.array = b.getStringAttr(stmt.array);
+  props.indices = AffineMapAttr::get(makeIndexMap(stmt.indices, b.getContext()));
+  props.kind = OpKindAttr::get(b.getContext(), stmt.kind);
+  props.reduce = ReduceKindAttr::get(b.getContext(), stmt.reduce);
+  props.inputs = b.getArrayAttr(stmt.inputs);
+  return success();
+}
+
+void LeafOp::print(OpAsmPrinter &printer) {
+  printer << " ";
+  printStatement(printer.getStream(), *this);
+}
+
+#define GET_OP_CLASSES
+#include "perfdojo/Dialect/Dojo/IR/DojoOps.cpp.inc"

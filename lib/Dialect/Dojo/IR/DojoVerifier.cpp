@@ -1,0 +1,389 @@
+//===- DojoVerifier.cpp - structural invariants of scope trees -----------===//
+//
+// Op-local checks live in each op's verify(); the kernel's region verifier
+// checks what needs the whole tree. The invariants are listed in docs/ir.md:
+//
+//   1. buffers come first, names and arrays are unique and well formed;
+//   2. every index is an affine form of enclosing depths only;
+//   3. every access names a declared array with the right rank, and stays
+//      in bounds for every point of its iteration box (exact);
+//   4. operands have the output's element type;
+//   5. inputs are never written, outputs are written, and no leaf reads
+//      scratch data before any leaf has written that array;
+//   6. scope modes nest legally.
+//
+//===----------------------------------------------------------------------===//
+
+#include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+#include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+
+static bool isSupportedElementType(Type type) {
+  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
+         type.isSignlessInteger(8) || type.isSignlessInteger(32);
+}
+
+static bool isValidName(StringRef name) {
+  if (name.empty() || !(llvm::isAlpha(name[0]) || name[0] == '_'))
+    return false;
+  if (name == "inf" || name == "nan")
+    return false;
+  return llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+//===----------------------------------------------------------------------===//
+// BufferOp
+//===----------------------------------------------------------------------===//
+
+LogicalResult BufferOp::verify() {
+  if (!isValidName(getName()))
+    return emitOpError("buffer name '")
+           << getName() << "' is not an identifier ([A-Za-z_][A-Za-z0-9_]*, "
+           << "not 'inf' or 'nan')";
+  if (!isSupportedElementType(getElementType()))
+    return emitOpError("element type ")
+           << getElementType()
+           << " is not supported; expected f16, bf16, f32, f64, i8 or i32";
+  int64_t rank = getRank();
+  if ((int64_t)getPadding().size() != rank || (int64_t)getReused().size() != rank)
+    return emitOpError("padding and reuse flags must have one entry per "
+                       "dimension (")
+           << rank << ")";
+  for (int64_t d = 0; d < rank; ++d) {
+    if (getShape()[d] < 1)
+      return emitOpError("dimension ")
+             << d << " has size " << getShape()[d] << "; sizes must be >= 1";
+    if (getPadding()[d] < 0)
+      return emitOpError("dimension ")
+             << d << " has negative padding " << getPadding()[d];
+    if (isArgument() && getReused()[d])
+      return emitOpError("dimension ")
+             << d << " of argument buffer '" << getName()
+             << "' cannot be non-materialized (:N): the caller owns its "
+                "storage";
+    if (isArgument() && getPadding()[d])
+      return emitOpError("dimension ")
+             << d << " of argument buffer '" << getName()
+             << "' cannot be padded: the caller owns its layout";
+  }
+  if (isArgument() && !getArrays().empty())
+    return emitOpError("argument buffer '")
+           << getName() << "' cannot hold shared arrays ('->')";
+  for (Attribute a : getArrays())
+    if (!isValidName(cast<StringAttr>(a).getValue()))
+      return emitOpError("array name '")
+             << cast<StringAttr>(a).getValue() << "' is not an identifier";
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// ScopeOp
+//===----------------------------------------------------------------------===//
+
+static bool isGpuMode(Mode mode) {
+  return mode == Mode::gpu_grid || mode == Mode::gpu_block ||
+         mode == Mode::gpu_warp;
+}
+
+/// The nearest enclosing scope with a mode satisfying `pred`, or null.
+template <typename Pred>
+static ScopeOp findEnclosingScope(Operation *op, Pred pred) {
+  for (auto scope = op->getParentOfType<ScopeOp>(); scope;
+       scope = scope->getParentOfType<ScopeOp>())
+    if (pred(scope.getMode()))
+      return scope;
+  return {};
+}
+
+LogicalResult ScopeOp::verify() {
+  if (getSize() < 1)
+    return emitOpError("scope size must be at least 1, got ") << getSize();
+  if (getBody().empty() || getBlock().empty())
+    return emitOpError("scope has no children");
+  Mode mode = getMode();
+  auto misnested = [&](ScopeOp outer, StringRef why) {
+    InFlightDiagnostic diag = emitOpError("scope mode :")
+                              << getModeSuffix(mode) << " " << why;
+    diag.attachNote(outer.getLoc())
+        << "enclosing :" << getModeSuffix(outer.getMode()) << " scope here";
+    return diag;
+  };
+  switch (mode) {
+  case Mode::seq:
+    break;
+  case Mode::vector:
+    for (Operation &child : getBlock())
+      if (auto inner = dyn_cast<ScopeOp>(child))
+        return emitOpError("a vector scope must be innermost, but it "
+                           "contains a scope of size ")
+               << inner.getSize();
+    break;
+  case Mode::unroll:
+  case Mode::parallel: {
+    if (mode == Mode::parallel) {
+      if (ScopeOp outer = findEnclosingScope(
+              *this, [](Mode m) { return m == Mode::parallel || isGpuMode(m); }))
+        return misnested(outer, "cannot be nested in a parallel or GPU scope");
+    }
+    WalkResult r = getBody().walk([&](ScopeOp inner) {
+      Mode m = inner.getMode();
+      if (m == Mode::parallel || isGpuMode(m))
+        return WalkResult::interrupt();
+      return WalkResult::advance();
+    });
+    if (r.wasInterrupted())
+      return emitOpError("scope mode :")
+             << getModeSuffix(mode) << " cannot enclose parallel or GPU scopes";
+    break;
+  }
+  case Mode::gpu_grid:
+    if (ScopeOp outer = findEnclosingScope(*this, [](Mode m) {
+          return m == Mode::gpu_block || m == Mode::gpu_warp ||
+                 m == Mode::parallel;
+        }))
+      return misnested(outer, "cannot be nested in a block, warp or "
+                              "parallel scope");
+    break;
+  case Mode::gpu_block:
+    if (!findEnclosingScope(*this, [](Mode m) { return m == Mode::gpu_grid; }))
+      return emitOpError("a GPU block scope (:b) must be nested in a grid "
+                         "scope (:g)");
+    if (ScopeOp outer = findEnclosingScope(
+            *this, [](Mode m) { return m == Mode::gpu_warp; }))
+      return misnested(outer, "cannot be nested in a warp scope");
+    break;
+  case Mode::gpu_warp:
+    if (!findEnclosingScope(*this, [](Mode m) { return m == Mode::gpu_block; }))
+      return emitOpError("a GPU warp scope (:w) must be nested in a block "
+                         "scope (:b)");
+    break;
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// LeafOp
+//===----------------------------------------------------------------------===//
+
+/// Checks that every result of `map` is a linear form over depths < `depth`.
+static LogicalResult verifyIndexMap(LeafOp leaf, AffineMap map, unsigned depth,
+                                    const Twine &what) {
+  for (auto [i, e] : llvm::enumerate(map.getResults())) {
+    if (!getLinearForm(e))
+      return leaf.emitOpError("index ")
+             << i << " of " << what
+             << " is not a sum of constants and constant multiples of {k}";
+    unsigned used = getDepthsUsed(e);
+    if (used > depth)
+      return leaf.emitOpError("index ")
+             << i << " of " << what << " uses {" << used - 1
+             << "} but the leaf is nested in " << depth << " scope(s)";
+  }
+  return success();
+}
+
+LogicalResult LeafOp::verify() {
+  unsigned depth = getDepth();
+  if (failed(verifyIndexMap(*this, getIndices(), depth,
+                            "output '" + getArray() + "'")))
+    return failure();
+  unsigned arity = getArity(getKind());
+  if (getInputs().size() != arity)
+    return emitOpError("operation '")
+           << stringifyOpKind(getKind()) << "' takes " << arity
+           << " operand(s) but the leaf has " << getInputs().size();
+  for (auto [j, input] : llvm::enumerate(getInputs())) {
+    if (auto access = dyn_cast<AccessAttr>(input)) {
+      if (failed(verifyIndexMap(*this, access.getIndices(), depth,
+                                "operand '" + access.getArray().getValue() +
+                                    "'")))
+        return failure();
+    } else if (auto index = dyn_cast<IndexValueAttr>(input)) {
+      if (index.getExpr().getNumResults() != 1)
+        return emitOpError("index value operand ")
+               << j << " must have exactly one expression";
+      if (failed(verifyIndexMap(*this, index.getExpr(), depth,
+                                "index value operand " + Twine(j))))
+        return failure();
+    } else if (auto constant = dyn_cast<FloatAttr>(input)) {
+      if (constant.getValue().isNaN())
+        return emitOpError("constant operand ") << j << " is NaN";
+    } else {
+      return emitOpError("operand ")
+             << j << " must be an access, a constant or an index value";
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Walks the tree in execution order with the sizes of the enclosing scopes
+/// and checks the kernel-wide invariants of every leaf.
+class KernelChecker {
+public:
+  explicit KernelChecker(KernelOp kernel) : kernel(kernel) {}
+
+  LogicalResult run() {
+    if (failed(collectBuffers()))
+      return failure();
+    for (Operation &op : kernel.getBlock())
+      if (!isa<BufferOp>(op) && failed(visit(&op)))
+        return failure();
+    for (BufferOp buffer : kernel.getBuffers()) {
+      if (buffer.getRole() != Role::out)
+        continue;
+      if (!written.contains(buffer.getName()))
+        return buffer.emitOpError("output '")
+               << buffer.getName() << "' is never written";
+    }
+    return success();
+  }
+
+private:
+  LogicalResult collectBuffers() {
+    bool seenTree = false;
+    for (Operation &op : kernel.getBlock()) {
+      auto buffer = dyn_cast<BufferOp>(op);
+      if (!buffer) {
+        seenTree = true;
+        continue;
+      }
+      if (seenTree)
+        return buffer.emitOpError(
+            "buffer declarations must precede the tree");
+      if (!bufferNames.insert(buffer.getName()).second)
+        return buffer.emitOpError("buffer '")
+               << buffer.getName() << "' is declared twice";
+      for (StringRef array : buffer.getArrayNames()) {
+        auto [it, inserted] = arrays.try_emplace(array, buffer);
+        if (!inserted)
+          return buffer.emitOpError("array '")
+                 << array << "' is already stored in buffer '"
+                 << it->second.getName() << "'";
+      }
+    }
+    return success();
+  }
+
+  LogicalResult visit(Operation *op) {
+    if (auto scope = dyn_cast<ScopeOp>(op)) {
+      sizes.push_back(scope.getSize());
+      for (Operation &child : scope.getBlock())
+        if (failed(visit(&child)))
+          return failure();
+      sizes.pop_back();
+      return success();
+    }
+    if (auto leaf = dyn_cast<LeafOp>(op))
+      return visitLeaf(leaf);
+    return op->emitOpError("is not allowed in a kernel tree; expected "
+                           "dojo.scope or dojo.leaf");
+  }
+
+  /// Checks `array[map]` against its declaration; returns the buffer.
+  FailureOr<BufferOp> checkAccess(LeafOp leaf, StringRef array, AffineMap map,
+                                  StringRef what) {
+    auto it = arrays.find(array);
+    if (it == arrays.end())
+      return leaf.emitOpError() << what << " '" << array
+                                << "' is not a declared array";
+    BufferOp buffer = it->second;
+    if ((int64_t)map.getNumResults() != buffer.getRank()) {
+      InFlightDiagnostic diag = leaf.emitOpError()
+                                << what << " '" << array << "' has "
+                                << map.getNumResults() << " index(es) but '"
+                                << buffer.getName() << "' has rank "
+                                << buffer.getRank();
+      diag.attachNote(buffer.getLoc()) << "declared here";
+      return diag;
+    }
+    for (auto [d, e] : llvm::enumerate(map.getResults())) {
+      auto [lo, hi] = getLinearForm(e)->range(sizes);
+      int64_t extent = buffer.isArgument() ? buffer.getShape()[d]
+                                           : buffer.getAllocatedExtent(d);
+      if (lo >= 0 && hi < extent)
+        continue;
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      printIndexExpr(os, e);
+      InFlightDiagnostic diag =
+          leaf.emitOpError() << what << " '" << array << "' index " << d
+                             << " (" << text << ") ranges over [" << lo << ", "
+                             << hi << "] but dimension " << d << " of '"
+                             << buffer.getName() << "' has extent " << extent;
+      diag.attachNote(buffer.getLoc()) << "declared here";
+      return diag;
+    }
+    return buffer;
+  }
+
+  LogicalResult checkDefined(LeafOp leaf, StringRef array, BufferOp buffer) {
+    if (buffer.getRole() == Role::in || buffer.getRole() == Role::inout)
+      return success();
+    if (written.contains(array))
+      return success();
+    return leaf.emitOpError("reads '")
+           << array << "' before any leaf writes it"
+           << (buffer.getRole() == Role::out
+                   ? " (output buffers start undefined)"
+                   : " (scratch buffers start undefined)");
+  }
+
+  LogicalResult visitLeaf(LeafOp leaf) {
+    FailureOr<BufferOp> out =
+        checkAccess(leaf, leaf.getArray(), leaf.getIndices(), "output");
+    if (failed(out))
+      return failure();
+    Type type = out->getElementType();
+    for (Attribute input : leaf.getInputs()) {
+      auto access = dyn_cast<AccessAttr>(input);
+      if (!access)
+        continue;
+      StringRef array = access.getArray().getValue();
+      FailureOr<BufferOp> in =
+          checkAccess(leaf, array, access.getIndices(), "operand");
+      if (failed(in))
+        return failure();
+      if (in->getElementType() != type)
+        return leaf.emitOpError("operand '")
+               << array << "' has element type " << in->getElementType()
+               << " but the statement computes in " << type;
+      if (failed(checkDefined(leaf, array, *in)))
+        return failure();
+    }
+    if (out->getRole() == Role::in) {
+      InFlightDiagnostic diag = leaf.emitOpError("writes input '")
+                                << leaf.getArray() << "'";
+      diag.attachNote(out->getLoc()) << "declared 'in' here";
+      return diag;
+    }
+    if (leaf.getReduce() != ReduceKind::none &&
+        failed(checkDefined(leaf, leaf.getArray(), *out)))
+      return failure();
+    written.insert(leaf.getArray());
+    return success();
+  }
+
+  KernelOp kernel;
+  llvm::StringSet<> bufferNames;
+  llvm::StringMap<BufferOp> arrays;
+  llvm::StringSet<> written;
+  SmallVector<int64_t, 8> sizes;
+};
+} // namespace
+
+LogicalResult KernelOp::verifyRegions() {
+  return KernelChecker(*this).run();
+}

@@ -1,0 +1,315 @@
+//===- TextSyntax.cpp - statement and buffer grammar ---------------------===//
+
+#include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
+
+#include "llvm/ADT/StringSwitch.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+using namespace mlir;
+
+namespace perfdojo {
+using dojo::OpKind;
+using dojo::ReduceKind;
+
+std::optional<OpKind> lookupFunction(llvm::StringRef name) {
+  return llvm::StringSwitch<std::optional<OpKind>>(name)
+      .Case("max", OpKind::max)
+      .Case("min", OpKind::min)
+      .Case("neg", OpKind::neg)
+      .Case("abs", OpKind::abs)
+      .Case("exp", OpKind::exp)
+      .Case("log", OpKind::log)
+      .Case("sqrt", OpKind::sqrt)
+      .Case("rsqrt", OpKind::rsqrt)
+      .Case("tanh", OpKind::tanh)
+      .Case("sigmoid", OpKind::sigmoid)
+      .Case("relu", OpKind::relu)
+      .Default(std::nullopt);
+}
+
+llvm::StringRef getFunctionName(OpKind kind) {
+  switch (kind) {
+  case OpKind::copy:
+  case OpKind::add:
+  case OpKind::sub:
+  case OpKind::mul:
+  case OpKind::div:
+    return {};
+  default:
+    return dojo::stringifyOpKind(kind);
+  }
+}
+
+char getInfixSymbol(OpKind kind) {
+  switch (kind) {
+  case OpKind::add:
+    return '+';
+  case OpKind::sub:
+    return '-';
+  case OpKind::mul:
+    return '*';
+  case OpKind::div:
+    return '/';
+  default:
+    return 0;
+  }
+}
+
+llvm::StringRef getReduceSpelling(ReduceKind reduce) {
+  switch (reduce) {
+  case ReduceKind::none:
+    return "";
+  case ReduceKind::add:
+    return "+";
+  case ReduceKind::mul:
+    return "*";
+  case ReduceKind::max:
+    return "max";
+  case ReduceKind::min:
+    return "min";
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+llvm::StringRef getModeSuffix(dojo::Mode mode) {
+  switch (mode) {
+  case dojo::Mode::seq:
+    return "";
+  case dojo::Mode::unroll:
+    return "u";
+  case dojo::Mode::parallel:
+    return "p";
+  case dojo::Mode::vector:
+    return "v";
+  case dojo::Mode::gpu_grid:
+    return "g";
+  case dojo::Mode::gpu_block:
+    return "b";
+  case dojo::Mode::gpu_warp:
+    return "w";
+  }
+  llvm_unreachable("unknown mode");
+}
+
+std::optional<dojo::Mode> symbolizeModeSuffix(llvm::StringRef suffix) {
+  return llvm::StringSwitch<std::optional<dojo::Mode>>(suffix)
+      .Case("u", dojo::Mode::unroll)
+      .Case("p", dojo::Mode::parallel)
+      .Case("v", dojo::Mode::vector)
+      .Case("g", dojo::Mode::gpu_grid)
+      .Case("b", dojo::Mode::gpu_block)
+      .Case("w", dojo::Mode::gpu_warp)
+      .Default(std::nullopt);
+}
+
+void printBufferDecl(llvm::raw_ostream &os, dojo::BufferOp buffer) {
+  os << buffer.getName() << " " << buffer.getElementType() << " [";
+  for (unsigned d = 0, e = buffer.getRank(); d < e; ++d) {
+    if (d)
+      os << ", ";
+    os << buffer.getShape()[d];
+    if (buffer.getPadding()[d])
+      os << "+" << buffer.getPadding()[d];
+    if (buffer.getReused()[d])
+      os << ":N";
+  }
+  os << "] " << dojo::stringifyBufferLocation(buffer.getLocation());
+  if (buffer.getRole() != dojo::Role::internal)
+    os << " " << dojo::stringifyRole(buffer.getRole());
+  ArrayAttr arrays = buffer.getArrays();
+  if (!arrays.empty()) {
+    os << " -> ";
+    llvm::interleaveComma(arrays, os, [&](Attribute a) {
+      os << cast<StringAttr>(a).getValue();
+    });
+  }
+}
+
+void printScopeHeader(llvm::raw_ostream &os, dojo::ScopeOp scope) {
+  os << scope.getSize();
+  llvm::StringRef suffix = getModeSuffix(scope.getMode());
+  if (!suffix.empty())
+    os << ":" << suffix;
+}
+
+void printConstant(llvm::raw_ostream &os, double value) {
+  if (std::isinf(value)) {
+    os << (value < 0 ? "-inf" : "inf");
+    return;
+  }
+  if (std::isnan(value)) {
+    os << "nan";
+    return;
+  }
+  // Shortest "%g" spelling that reads back to the same double.
+  char buf[64];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*g", precision, value);
+    if (std::strtod(buf, nullptr) == value)
+      break;
+  }
+  // Normalize the exponent (`e-05` -> `e-5`, `e+20` -> `e20`) and keep a
+  // '.' before it: MLIR's lexer reads `1e5` as an integer and an identifier.
+  llvm::StringRef text(buf);
+  size_t e = text.find('e');
+  if (e == llvm::StringRef::npos) {
+    os << text;
+    return;
+  }
+  llvm::StringRef mantissa = text.take_front(e);
+  llvm::StringRef exponent = text.drop_front(e + 1);
+  bool negative = exponent.consume_front("-");
+  exponent.consume_front("+");
+  exponent = exponent.ltrim('0');
+  os << mantissa << (mantissa.contains('.') ? "" : ".0") << "e"
+     << (negative ? "-" : "") << exponent;
+}
+
+void printOperand(llvm::raw_ostream &os, Attribute operand) {
+  if (auto access = dyn_cast<dojo::AccessAttr>(operand)) {
+    os << access.getArray().getValue();
+    printIndexList(os, access.getIndices());
+  } else if (auto index = dyn_cast<dojo::IndexValueAttr>(operand)) {
+    AffineExpr e = index.getExpr().getResult(0);
+    if (isa<AffineDimExpr>(e)) {
+      printIndexExpr(os, e);
+    } else {
+      os << "(";
+      printIndexExpr(os, e);
+      os << ")";
+    }
+  } else if (auto constant = dyn_cast<FloatAttr>(operand)) {
+    printConstant(os, constant.getValueAsDouble());
+  } else {
+    os << "<invalid operand " << operand << ">";
+  }
+}
+
+void printStatement(llvm::raw_ostream &os, dojo::LeafOp leaf) {
+  os << leaf.getArray();
+  printIndexList(os, leaf.getIndices());
+  os << " " << getReduceSpelling(leaf.getReduce()) << "= ";
+  ArrayRef<Attribute> inputs = leaf.getInputs().getValue();
+  OpKind kind = leaf.getKind();
+  if (char symbol = getInfixSymbol(kind); symbol && inputs.size() == 2) {
+    printOperand(os, inputs[0]);
+    os << " " << symbol << " ";
+    printOperand(os, inputs[1]);
+    return;
+  }
+  if (kind == OpKind::copy && inputs.size() == 1) {
+    printOperand(os, inputs[0]);
+    return;
+  }
+  os << dojo::stringifyOpKind(kind) << "(";
+  llvm::interleaveComma(inputs, os,
+                        [&](Attribute a) { printOperand(os, a); });
+  os << ")";
+}
+
+//===----------------------------------------------------------------------===//
+// MLIRAsmSource
+//===----------------------------------------------------------------------===//
+
+bool MLIRAsmSource::consumeIf(char c) {
+  mark();
+  switch (c) {
+  case '[':
+    return succeeded(parser.parseOptionalLSquare());
+  case ']':
+    return succeeded(parser.parseOptionalRSquare());
+  case '{':
+    return succeeded(parser.parseOptionalLBrace());
+  case '}':
+    return succeeded(parser.parseOptionalRBrace());
+  case '(':
+    return succeeded(parser.parseOptionalLParen());
+  case ')':
+    return succeeded(parser.parseOptionalRParen());
+  case ',':
+    return succeeded(parser.parseOptionalComma());
+  case '=':
+    return succeeded(parser.parseOptionalEqual());
+  case '+':
+    return succeeded(parser.parseOptionalPlus());
+  case '-':
+    return succeeded(parser.parseOptionalMinus());
+  case '*':
+    return succeeded(parser.parseOptionalStar());
+  case '/':
+    return succeeded(parser.parseOptionalSlash());
+  case ':':
+    return succeeded(parser.parseOptionalColon());
+  default:
+    llvm_unreachable("punctuation not used by the statement grammar");
+  }
+}
+
+bool MLIRAsmSource::parseOptionalInteger(int64_t &value) {
+  // Callers consume '-' themselves, so a negative literal here is an error.
+  mark();
+  OptionalParseResult result = parser.parseOptionalInteger(value);
+  if (!result.has_value())
+    return false;
+  if (failed(*result))
+    return false;
+  if (value < 0)
+    return emitError("unexpected negative integer");
+  return true;
+}
+
+bool MLIRAsmSource::parseOptionalIdentifier(std::string &name) {
+  mark();
+  StringRef keyword;
+  if (failed(parser.parseOptionalKeyword(&keyword)))
+    return false;
+  name = keyword.str();
+  return true;
+}
+
+bool MLIRAsmSource::parseNumber(double &value) {
+  // MLIR's float parser rejects integer literals; constants like `0` are
+  // the common case here.
+  APInt integer;
+  OptionalParseResult asInteger = parser.parseOptionalInteger(integer);
+  if (asInteger.has_value()) {
+    if (failed(*asInteger))
+      return false;
+    value = static_cast<double>(integer.getSExtValue());
+    return true;
+  }
+  return succeeded(parser.parseFloat(value));
+}
+
+bool MLIRAsmSource::parseOptionalKeywordIn(
+    std::string &word, llvm::ArrayRef<llvm::StringRef> allowed) {
+  mark();
+  StringRef keyword;
+  if (failed(parser.parseOptionalKeyword(&keyword, allowed)))
+    return false;
+  word = keyword.str();
+  return true;
+}
+
+bool MLIRAsmSource::consumeArrow() {
+  return succeeded(parser.parseOptionalArrow());
+}
+
+bool MLIRAsmSource::parseElementType(Type &type) {
+  return succeeded(parser.parseType(type));
+}
+
+bool MLIRAsmSource::emitError(const llvm::Twine &msg) {
+  parser.emitError(parser.getCurrentLocation(), msg);
+  return false;
+}
+
+bool MLIRAsmSource::emitErrorAtLastToken(const llvm::Twine &msg) {
+  parser.emitError(lastToken, msg);
+  return false;
+}
+
+} // namespace perfdojo
