@@ -1,0 +1,144 @@
+//===- HostBuffer.cpp - kernel data in host memory ------------------------===//
+
+#include "perfdojo/Runtime/HostBuffer.h"
+
+#include "llvm/ADT/StringSet.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+
+std::optional<ScalarType> perfdojo::getScalarType(Type type) {
+  if (type.isF32())
+    return ScalarType::f32;
+  if (type.isF64())
+    return ScalarType::f64;
+  return std::nullopt;
+}
+
+llvm::StringRef perfdojo::stringifyScalarType(ScalarType type) {
+  return type == ScalarType::f32 ? "f32" : "f64";
+}
+
+static size_t elementSize(ScalarType type) {
+  return type == ScalarType::f32 ? sizeof(float) : sizeof(double);
+}
+
+HostBuffer::HostBuffer(std::string name, ScalarType type, int64_t numElements)
+    : name(std::move(name)), type(type), numElements(numElements) {
+  allocate();
+}
+
+void HostBuffer::allocate() {
+  size_t bytes = static_cast<size_t>(numElements) * elementSize(type);
+  // aligned_alloc needs a size that is a multiple of the alignment.
+  size_t rounded = (bytes + 63) / 64 * 64;
+  storage.reset(static_cast<char *>(std::aligned_alloc(64, rounded ? rounded : 64)));
+}
+
+HostBuffer::HostBuffer(const HostBuffer &other)
+    : name(other.name), type(other.type), numElements(other.numElements) {
+  allocate();
+  std::memcpy(data(), other.data(), numElements * elementSize(type));
+}
+
+HostBuffer &HostBuffer::operator=(const HostBuffer &other) {
+  if (this != &other)
+    *this = HostBuffer(other);
+  return *this;
+}
+
+void HostBuffer::fill(double v) {
+  for (int64_t i = 0; i < numElements; ++i)
+    set(i, v);
+}
+
+void HostBuffer::assign(const HostBuffer &other) {
+  assert(other.size() == size() && "size mismatch");
+  if (other.type == type) {
+    std::memcpy(data(), other.data(), numElements * elementSize(type));
+    return;
+  }
+  for (int64_t i = 0; i < numElements; ++i)
+    set(i, other.get(i));
+}
+
+std::vector<HostBuffer>
+perfdojo::allocateArguments(KernelOp kernel, std::optional<ScalarType> type) {
+  std::vector<HostBuffer> args;
+  for (BufferOp buffer : kernel.getBuffers()) {
+    if (!buffer.isArgument())
+      continue;
+    int64_t n = 1;
+    for (int64_t extent : buffer.getShape())
+      n *= extent;
+    ScalarType t = type ? *type
+                        : getScalarType(buffer.getElementType())
+                              .value_or(ScalarType::f64);
+    args.emplace_back(buffer.getName().str(), t, n);
+  }
+  return args;
+}
+
+namespace {
+/// splitmix64: small, fast, and good enough for test data.
+struct SplitMix64 {
+  uint64_t state;
+  uint64_t next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  /// Uniform in [0, 1) with 53 random bits.
+  double uniform() { return (next() >> 11) * 0x1.0p-53; }
+};
+
+uint64_t hashName(llvm::StringRef name) {
+  uint64_t h = 1469598103934665603ULL; // FNV-1a
+  for (char c : name)
+    h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  return h;
+}
+
+/// Arrays whose values must be positive: operands of log, sqrt, rsqrt and
+/// divisors.
+llvm::StringSet<> findPositiveArrays(KernelOp kernel) {
+  llvm::StringSet<> positive;
+  kernel.walk([&](LeafOp leaf) {
+    OpKind kind = leaf.getKind();
+    ArrayRef<Attribute> inputs = leaf.getInputs().getValue();
+    auto mark = [&](Attribute a) {
+      if (auto access = dyn_cast<AccessAttr>(a))
+        positive.insert(access.getArray().getValue());
+    };
+    if (kind == OpKind::log || kind == OpKind::sqrt || kind == OpKind::rsqrt)
+      mark(inputs[0]);
+    if (kind == OpKind::div)
+      mark(inputs[1]);
+  });
+  return positive;
+}
+} // namespace
+
+void perfdojo::fillInputs(KernelOp kernel, llvm::MutableArrayRef<HostBuffer> args,
+                          uint64_t seed) {
+  llvm::StringSet<> positive = findPositiveArrays(kernel);
+  for (HostBuffer &arg : args) {
+    BufferOp buffer = kernel.lookupArray(arg.getName());
+    if (!buffer || buffer.getRole() == Role::out) {
+      arg.fill(std::numeric_limits<double>::quiet_NaN());
+      continue;
+    }
+    SplitMix64 rng{seed ^ hashName(arg.getName())};
+    bool pos = positive.contains(arg.getName());
+    for (int64_t i = 0, e = arg.size(); i < e; ++i) {
+      double u = rng.uniform();
+      arg.set(i, pos ? 0.5 + 1.5 * u : 2.0 * u - 1.0);
+    }
+  }
+}

@@ -1,0 +1,462 @@
+//===- Interpreter.cpp - reference interpreter for dojo kernels ----------===//
+//
+//   1. Storage: every buffer gets row-major strides over its allocated
+//      extents, with stride 0 for `:N` dimensions (one slot reused across
+//      that dimension); arrays of one buffer share its storage.
+//   2. Each access becomes `offset + sum_k stride_k * {k}` in elements.
+//   3. Each leaf gets a loop function specialized for (type, op, reduction)
+//      that runs n iterations with per-operand strides; constants are
+//      stride-0 operands and index values are materialized per loop.
+//   4. Execution walks the tree; a scope whose only child is a leaf runs
+//      that leaf as one loop, everything else one point at a time.
+//
+//===----------------------------------------------------------------------===//
+
+#include "perfdojo/Runtime/Interpreter.h"
+#include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+
+namespace perfdojo {
+namespace {
+
+using LoopFn = void (*)(void *out, int64_t so, const void *a, int64_t sa,
+                        const void *b, int64_t sb, int64_t n);
+
+template <typename T, OpKind K>
+inline T compute(T a, T b) {
+  switch (K) {
+  case OpKind::copy:
+    return a;
+  case OpKind::add:
+    return a + b;
+  case OpKind::sub:
+    return a - b;
+  case OpKind::mul:
+    return a * b;
+  case OpKind::div:
+    return a / b;
+  case OpKind::max:
+    return a < b ? b : a;
+  case OpKind::min:
+    return b < a ? b : a;
+  case OpKind::neg:
+    return -a;
+  case OpKind::abs:
+    return std::abs(a);
+  case OpKind::exp:
+    return std::exp(a);
+  case OpKind::log:
+    return std::log(a);
+  case OpKind::sqrt:
+    return std::sqrt(a);
+  case OpKind::rsqrt:
+    return T(1) / std::sqrt(a);
+  case OpKind::tanh:
+    return std::tanh(a);
+  case OpKind::sigmoid:
+    return T(1) / (T(1) + std::exp(-a));
+  case OpKind::relu:
+    return a > T(0) ? a : T(0);
+  }
+  return a;
+}
+
+template <typename T, ReduceKind R>
+inline T combine(T acc, T v) {
+  switch (R) {
+  case ReduceKind::none:
+    return v;
+  case ReduceKind::add:
+    return acc + v;
+  case ReduceKind::mul:
+    return acc * v;
+  case ReduceKind::max:
+    return acc < v ? v : acc;
+  case ReduceKind::min:
+    return v < acc ? v : acc;
+  }
+  return v;
+}
+
+constexpr bool isBinary(OpKind k) {
+  return k == OpKind::add || k == OpKind::sub || k == OpKind::mul ||
+         k == OpKind::div || k == OpKind::max || k == OpKind::min;
+}
+
+template <typename T, OpKind K, ReduceKind R>
+void loop(void *outp, int64_t so, const void *ap, int64_t sa, const void *bp,
+          int64_t sb, int64_t n) {
+  T *out = static_cast<T *>(outp);
+  const T *a = static_cast<const T *>(ap);
+  const T *b = static_cast<const T *>(bp);
+  for (int64_t i = 0; i < n; ++i) {
+    T v;
+    if constexpr (isBinary(K))
+      v = compute<T, K>(a[i * sa], b[i * sb]);
+    else
+      v = compute<T, K>(a[i * sa], T(0));
+    if constexpr (R == ReduceKind::none)
+      out[i * so] = v;
+    else
+      out[i * so] = combine<T, R>(out[i * so], v);
+  }
+}
+
+template <typename T, OpKind K>
+LoopFn selectReduce(ReduceKind r) {
+  switch (r) {
+  case ReduceKind::none:
+    return &loop<T, K, ReduceKind::none>;
+  case ReduceKind::add:
+    return &loop<T, K, ReduceKind::add>;
+  case ReduceKind::mul:
+    return &loop<T, K, ReduceKind::mul>;
+  case ReduceKind::max:
+    return &loop<T, K, ReduceKind::max>;
+  case ReduceKind::min:
+    return &loop<T, K, ReduceKind::min>;
+  }
+  return nullptr;
+}
+
+template <typename T>
+LoopFn selectLoop(OpKind k, ReduceKind r) {
+  switch (k) {
+#define PERFDOJO_OP_CASE(K)                                                    \
+  case OpKind::K:                                                              \
+    return selectReduce<T, OpKind::K>(r);
+    PERFDOJO_OP_CASE(copy)
+    PERFDOJO_OP_CASE(add)
+    PERFDOJO_OP_CASE(sub)
+    PERFDOJO_OP_CASE(mul)
+    PERFDOJO_OP_CASE(div)
+    PERFDOJO_OP_CASE(max)
+    PERFDOJO_OP_CASE(min)
+    PERFDOJO_OP_CASE(neg)
+    PERFDOJO_OP_CASE(abs)
+    PERFDOJO_OP_CASE(exp)
+    PERFDOJO_OP_CASE(log)
+    PERFDOJO_OP_CASE(sqrt)
+    PERFDOJO_OP_CASE(rsqrt)
+    PERFDOJO_OP_CASE(tanh)
+    PERFDOJO_OP_CASE(sigmoid)
+    PERFDOJO_OP_CASE(relu)
+#undef PERFDOJO_OP_CASE
+  }
+  return nullptr;
+}
+
+/// `offset + sum_k strides[k] * {k}` elements into buffer `buffer`.
+struct Access {
+  unsigned buffer = 0;
+  int64_t offset = 0;
+  SmallVector<int64_t, 8> strides;
+};
+
+struct Operand {
+  enum Kind { Memory, Constant, Index } kind = Memory;
+  Access access;            // Memory
+  double constantF64 = 0;   // Constant, as the leaf's type reads it
+  float constantF32 = 0;
+  LinearForm index;         // Index
+};
+
+struct Leaf {
+  ScalarType type;
+  Access out;
+  SmallVector<Operand, 2> operands;
+  LoopFn fn;
+};
+
+struct Node {
+  int64_t size = 0;
+  int leaf = -1; // index into leaves for a leaf node
+  std::vector<Node> children;
+};
+
+/// Storage of one declared buffer: an argument slot or internal scratch.
+struct BufferSlot {
+  int argument = -1;
+  HostBuffer scratch;
+  ScalarType type;
+  int64_t logicalSize = 0;
+  SmallVector<int64_t, 4> strides;
+};
+
+} // namespace
+
+class CompiledKernel {
+public:
+  LogicalResult compile(KernelOp kernel, InterpreterOptions options);
+  llvm::Error run(llvm::MutableArrayRef<HostBuffer> args);
+  int64_t evaluations = 0;
+
+private:
+  LogicalResult compileBuffers(KernelOp kernel, bool reference);
+  FailureOr<Node> compileNode(Operation *op, SmallVectorImpl<int64_t> &sizes,
+                              bool reference);
+  Access compileAccess(StringRef array, AffineMap map, unsigned depth);
+  void exec(const std::vector<Node> &nodes, unsigned depth);
+  void runLeaf(const Leaf &leaf, int loopDepth, int64_t n);
+  char *address(const Access &a, size_t elementSize);
+
+  std::vector<BufferSlot> slots;
+  llvm::StringMap<unsigned> arraySlot;
+  unsigned numArguments = 0;
+  std::vector<Leaf> leaves;
+  std::vector<Node> roots;
+  unsigned maxDepth = 0;
+
+  // Run state.
+  std::vector<char *> bases;
+  SmallVector<int64_t, 16> iv;
+  std::vector<double> scratchF64[2];
+  std::vector<float> scratchF32[2];
+};
+
+LogicalResult CompiledKernel::compileBuffers(KernelOp kernel, bool reference) {
+  for (BufferOp buffer : kernel.getBuffers()) {
+    std::optional<ScalarType> type = getScalarType(buffer.getElementType());
+    if (!type && !reference)
+      return buffer.emitOpError("the interpreter executes f32 and f64 "
+                                "buffers; '")
+             << buffer.getName() << "' has element type "
+             << buffer.getElementType();
+    BufferSlot slot;
+    slot.type = reference ? ScalarType::f64 : *type;
+    // Row-major over allocated extents; a `:N` dimension has stride 0.
+    int rank = buffer.getRank();
+    slot.strides.assign(rank, 0);
+    int64_t running = 1, logical = 1;
+    for (int d = rank - 1; d >= 0; --d) {
+      logical *= buffer.getShape()[d];
+      if (buffer.getReused()[d])
+        continue;
+      slot.strides[d] = running;
+      running *= buffer.getAllocatedExtent(d);
+    }
+    slot.logicalSize = logical;
+    if (buffer.isArgument())
+      slot.argument = numArguments++;
+    else
+      slot.scratch = HostBuffer(buffer.getName().str(), slot.type, running);
+    for (StringRef array : buffer.getArrayNames())
+      arraySlot[array] = slots.size();
+    slots.push_back(std::move(slot));
+  }
+  return success();
+}
+
+Access CompiledKernel::compileAccess(StringRef array, AffineMap map,
+                                     unsigned depth) {
+  Access access;
+  access.buffer = arraySlot.lookup(array);
+  access.strides.assign(depth, 0);
+  const BufferSlot &slot = slots[access.buffer];
+  for (auto [d, e] : llvm::enumerate(map.getResults())) {
+    LinearForm form = *getLinearForm(e);
+    access.offset += slot.strides[d] * form.constant;
+    for (auto [k, c] : llvm::enumerate(form.coeffs))
+      access.strides[k] += slot.strides[d] * c;
+  }
+  return access;
+}
+
+FailureOr<Node> CompiledKernel::compileNode(Operation *op,
+                                            SmallVectorImpl<int64_t> &sizes,
+                                            bool reference) {
+  Node node;
+  if (auto scope = dyn_cast<ScopeOp>(op)) {
+    node.size = scope.getSize();
+    sizes.push_back(node.size);
+    maxDepth = std::max<unsigned>(maxDepth, sizes.size());
+    for (Operation &child : scope.getBlock()) {
+      FailureOr<Node> c = compileNode(&child, sizes, reference);
+      if (failed(c))
+        return failure();
+      node.children.push_back(std::move(*c));
+    }
+    sizes.pop_back();
+    return node;
+  }
+  auto leafOp = cast<LeafOp>(op);
+  unsigned depth = sizes.size();
+  Leaf leaf;
+  leaf.out = compileAccess(leafOp.getArray(), leafOp.getIndices(), depth);
+  leaf.type = slots[leaf.out.buffer].type;
+  for (Attribute input : leafOp.getInputs()) {
+    Operand operand;
+    if (auto access = dyn_cast<AccessAttr>(input)) {
+      operand.kind = Operand::Memory;
+      operand.access = compileAccess(access.getArray().getValue(),
+                                     access.getIndices(), depth);
+    } else if (auto index = dyn_cast<IndexValueAttr>(input)) {
+      operand.kind = Operand::Index;
+      operand.index = *getLinearForm(index.getExpr().getResult(0));
+    } else {
+      operand.kind = Operand::Constant;
+      double v = cast<FloatAttr>(input).getValueAsDouble();
+      operand.constantF64 = v;
+      operand.constantF32 = static_cast<float>(v);
+    }
+    leaf.operands.push_back(std::move(operand));
+  }
+  leaf.fn = leaf.type == ScalarType::f32
+                ? selectLoop<float>(leafOp.getKind(), leafOp.getReduce())
+                : selectLoop<double>(leafOp.getKind(), leafOp.getReduce());
+  int64_t points = 1;
+  for (int64_t s : sizes)
+    points *= s;
+  evaluations += points;
+  node.leaf = leaves.size();
+  leaves.push_back(std::move(leaf));
+  return node;
+}
+
+LogicalResult CompiledKernel::compile(KernelOp kernel,
+                                      InterpreterOptions options) {
+  if (failed(verify(kernel)))
+    return failure();
+  if (failed(compileBuffers(kernel, options.reference)))
+    return failure();
+  SmallVector<int64_t, 16> sizes;
+  for (Operation &op : kernel.getBlock()) {
+    if (isa<BufferOp>(op))
+      continue;
+    FailureOr<Node> node = compileNode(&op, sizes, options.reference);
+    if (failed(node))
+      return failure();
+    roots.push_back(std::move(*node));
+  }
+  iv.assign(maxDepth + 1, 0);
+  bases.assign(slots.size(), nullptr);
+  return success();
+}
+
+char *CompiledKernel::address(const Access &a, size_t elementSize) {
+  int64_t offset = a.offset;
+  for (auto [k, s] : llvm::enumerate(a.strides))
+    offset += s * iv[k];
+  return bases[a.buffer] + offset * static_cast<int64_t>(elementSize);
+}
+
+void CompiledKernel::runLeaf(const Leaf &leaf, int loopDepth, int64_t n) {
+  bool f32 = leaf.type == ScalarType::f32;
+  size_t elementSize = f32 ? sizeof(float) : sizeof(double);
+  auto step = [&](const Access &a) -> int64_t {
+    return loopDepth >= 0 ? a.strides[loopDepth] : 0;
+  };
+  const void *ptr[2] = {nullptr, nullptr};
+  int64_t stride[2] = {0, 0};
+  for (auto [j, operand] : llvm::enumerate(leaf.operands)) {
+    switch (operand.kind) {
+    case Operand::Memory:
+      ptr[j] = address(operand.access, elementSize);
+      stride[j] = step(operand.access);
+      break;
+    case Operand::Constant:
+      ptr[j] = f32 ? static_cast<const void *>(&operand.constantF32)
+                   : static_cast<const void *>(&operand.constantF64);
+      break;
+    case Operand::Index: {
+      // Materialize the n values of the affine index for this loop.
+      int64_t base = operand.index.constant;
+      for (auto [k, c] : llvm::enumerate(operand.index.coeffs))
+        base += c * iv[k];
+      int64_t inc = loopDepth >= 0 ? operand.index.coeff(loopDepth) : 0;
+      if (f32) {
+        scratchF32[j].resize(n);
+        for (int64_t i = 0; i < n; ++i)
+          scratchF32[j][i] = static_cast<float>(base + inc * i);
+        ptr[j] = scratchF32[j].data();
+      } else {
+        scratchF64[j].resize(n);
+        for (int64_t i = 0; i < n; ++i)
+          scratchF64[j][i] = static_cast<double>(base + inc * i);
+        ptr[j] = scratchF64[j].data();
+      }
+      stride[j] = 1;
+      break;
+    }
+    }
+  }
+  leaf.fn(address(leaf.out, elementSize), step(leaf.out), ptr[0], stride[0],
+          ptr[1], stride[1], n);
+}
+
+void CompiledKernel::exec(const std::vector<Node> &nodes, unsigned depth) {
+  for (const Node &node : nodes) {
+    if (node.leaf >= 0) {
+      runLeaf(leaves[node.leaf], /*loopDepth=*/-1, 1);
+      continue;
+    }
+    if (node.children.size() == 1 && node.children.front().leaf >= 0) {
+      iv[depth] = 0;
+      runLeaf(leaves[node.children.front().leaf], depth, node.size);
+      continue;
+    }
+    for (int64_t i = 0; i < node.size; ++i) {
+      iv[depth] = i;
+      exec(node.children, depth + 1);
+    }
+  }
+}
+
+llvm::Error CompiledKernel::run(llvm::MutableArrayRef<HostBuffer> args) {
+  if (args.size() != numArguments)
+    return llvm::createStringError("kernel takes %u argument buffer(s) but %zu "
+                                   "were given",
+                                   numArguments, args.size());
+  for (auto [i, slot] : llvm::enumerate(slots)) {
+    if (slot.argument < 0) {
+      // Scratch starts undefined; NaN makes a read-before-write visible.
+      slot.scratch.fill(std::numeric_limits<double>::quiet_NaN());
+      bases[i] = static_cast<char *>(slot.scratch.data());
+      continue;
+    }
+    HostBuffer &arg = args[slot.argument];
+    if (arg.getType() != slot.type || arg.size() != slot.logicalSize)
+      return llvm::createStringError(
+          "argument '%s' must hold %lld %s elements but holds %lld %s",
+          arg.getName().c_str(), (long long)slot.logicalSize,
+          stringifyScalarType(slot.type).data(), (long long)arg.size(),
+          stringifyScalarType(arg.getType()).data());
+    bases[i] = static_cast<char *>(arg.data());
+  }
+  exec(roots, 0);
+  return llvm::Error::success();
+}
+
+} // namespace perfdojo
+
+Interpreter::Interpreter(std::unique_ptr<CompiledKernel> compiled)
+    : compiled(std::move(compiled)) {}
+Interpreter::~Interpreter() = default;
+Interpreter::Interpreter(Interpreter &&) noexcept = default;
+Interpreter &Interpreter::operator=(Interpreter &&) noexcept = default;
+
+FailureOr<Interpreter> Interpreter::create(KernelOp kernel,
+                                           InterpreterOptions options) {
+  auto compiled = std::make_unique<CompiledKernel>();
+  if (failed(compiled->compile(kernel, options)))
+    return failure();
+  return Interpreter(std::move(compiled));
+}
+
+llvm::Error Interpreter::run(llvm::MutableArrayRef<HostBuffer> args) {
+  return compiled->run(args);
+}
+
+int64_t Interpreter::getLeafEvaluations() const {
+  return compiled->evaluations;
+}

@@ -1,0 +1,108 @@
+//===- Validation.cpp - dtype-aware comparison of kernel outputs ---------===//
+
+#include "perfdojo/Runtime/Validation.h"
+#include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+
+#include "llvm/ADT/SmallBitVector.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+
+int64_t perfdojo::getMaxReductionLength(KernelOp kernel) {
+  int64_t longest = 1;
+  kernel.walk([&](LeafOp leaf) {
+    if (leaf.getReduce() == ReduceKind::none)
+      return;
+    // Depths the output index depends on select distinct elements; every
+    // other enclosing scope accumulates into the same element.
+    llvm::SmallBitVector used(leaf.getDepth());
+    for (AffineExpr e : leaf.getIndices().getResults())
+      e.walk([&](AffineExpr sub) {
+        if (auto d = dyn_cast<AffineDimExpr>(sub))
+          used.set(d.getPosition());
+      });
+    int64_t length = 1;
+    unsigned depth = leaf.getDepth();
+    for (auto scope = leaf->getParentOfType<ScopeOp>(); scope;
+         scope = scope->getParentOfType<ScopeOp>()) {
+      --depth;
+      if (!used.test(depth))
+        length *= scope.getSize();
+    }
+    longest = std::max(longest, length);
+  });
+  return longest;
+}
+
+double perfdojo::getRelativeTolerance(Type type, int64_t reductionLength) {
+  double eps = type.isF64()    ? 0x1.0p-52
+               : type.isF16()  ? 0x1.0p-10
+               : type.isBF16() ? 0x1.0p-7
+                               : 0x1.0p-23;
+  return eps * (4.0 + 4.0 * std::sqrt(static_cast<double>(reductionLength)));
+}
+
+Comparison perfdojo::compareBuffers(const HostBuffer &actual,
+                                    const HostBuffer &expected,
+                                    double relativeTolerance) {
+  Comparison c;
+  c.tolerance = relativeTolerance;
+  int64_t n = std::min(actual.size(), expected.size());
+  double sumSq = 0;
+  int64_t finite = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double e = expected.get(i);
+    if (std::isfinite(e)) {
+      sumSq += e * e;
+      ++finite;
+    }
+  }
+  c.rms = finite ? std::sqrt(sumSq / finite) : 0;
+  auto noteWorst = [&](int64_t i, double a, double e, double scaled) {
+    if (c.worstIndex < 0 || scaled > c.maxScaledError) {
+      c.worstIndex = i;
+      c.worstActual = a;
+      c.worstExpected = e;
+      c.maxScaledError = scaled;
+    }
+  };
+  for (int64_t i = 0; i < n; ++i) {
+    double a = actual.get(i), e = expected.get(i);
+    if (std::isnan(a) || std::isnan(e) || std::isinf(a) || std::isinf(e)) {
+      bool same = (std::isnan(a) && std::isnan(e)) || a == e;
+      if (!same) {
+        ++c.mismatches;
+        noteWorst(i, a, e, INFINITY);
+      }
+      continue;
+    }
+    double scale = std::max(std::abs(e), c.rms);
+    double scaled = scale > 0 ? std::abs(a - e) / scale : std::abs(a - e);
+    if (scaled > relativeTolerance)
+      ++c.mismatches;
+    noteWorst(i, a, e, scaled);
+  }
+  if (actual.size() != expected.size())
+    c.mismatches += std::abs(actual.size() - expected.size());
+  return c;
+}
+
+std::string perfdojo::describe(const Comparison &c) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (c.passed()) {
+    os << "max scaled error " << llvm::format("%.3g", c.maxScaledError)
+       << " (tolerance " << llvm::format("%.3g", c.tolerance) << ")";
+    return text;
+  }
+  os << c.mismatches << " mismatching element(s); worst at " << c.worstIndex
+     << ": got " << llvm::format("%.9g", c.worstActual) << ", expected "
+     << llvm::format("%.9g", c.worstExpected) << " (scaled error "
+     << llvm::format("%.3g", c.maxScaledError) << ", tolerance "
+     << llvm::format("%.3g", c.tolerance) << ")";
+  return text;
+}
