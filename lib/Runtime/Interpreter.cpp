@@ -184,6 +184,16 @@ struct Node {
   std::vector<Node> children;
 };
 
+/// A leaf with its addresses resolved for one innermost loop.
+struct PreparedLeaf {
+  const Leaf *leaf = nullptr;
+  char *out = nullptr;
+  int64_t outStep = 0;
+  const void *ptr[2] = {nullptr, nullptr};
+  int64_t step[2] = {0, 0};
+  int64_t indexBase[2] = {0, 0}, indexStep[2] = {0, 0};
+};
+
 /// Storage of one declared buffer: an argument slot or internal scratch.
 struct BufferSlot {
   int argument = -1;
@@ -207,7 +217,11 @@ private:
                               bool reference);
   Access compileAccess(StringRef array, AffineMap map, unsigned depth);
   void exec(const std::vector<Node> &nodes, unsigned depth);
-  void runLeaf(const Leaf &leaf, int loopDepth, int64_t n);
+  /// Resolves a leaf's addresses at the current iteration point; with
+  /// loopDepth >= 0 also the per-iteration steps along that depth.
+  PreparedLeaf prepare(const Leaf &leaf, int loopDepth);
+  /// Runs iterations [first, first + n) of a prepared leaf.
+  void execute(const PreparedLeaf &p, int64_t first, int64_t n);
   char *address(const Access &a, size_t elementSize);
 
   std::vector<BufferSlot> slots;
@@ -350,65 +364,103 @@ char *CompiledKernel::address(const Access &a, size_t elementSize) {
   return bases[a.buffer] + offset * static_cast<int64_t>(elementSize);
 }
 
-void CompiledKernel::runLeaf(const Leaf &leaf, int loopDepth, int64_t n) {
+PreparedLeaf CompiledKernel::prepare(const Leaf &leaf, int loopDepth) {
+  PreparedLeaf p;
+  p.leaf = &leaf;
   bool f32 = leaf.type == ScalarType::f32;
   size_t elementSize = f32 ? sizeof(float) : sizeof(double);
   auto step = [&](const Access &a) -> int64_t {
     return loopDepth >= 0 ? a.strides[loopDepth] : 0;
   };
-  const void *ptr[2] = {nullptr, nullptr};
-  int64_t stride[2] = {0, 0};
+  p.out = address(leaf.out, elementSize);
+  p.outStep = step(leaf.out);
   for (auto [j, operand] : llvm::enumerate(leaf.operands)) {
     switch (operand.kind) {
     case Operand::Memory:
-      ptr[j] = address(operand.access, elementSize);
-      stride[j] = step(operand.access);
+      p.ptr[j] = address(operand.access, elementSize);
+      p.step[j] = step(operand.access);
       break;
     case Operand::Constant:
-      ptr[j] = f32 ? static_cast<const void *>(&operand.constantF32)
-                   : static_cast<const void *>(&operand.constantF64);
+      p.ptr[j] = f32 ? static_cast<const void *>(&operand.constantF32)
+                     : static_cast<const void *>(&operand.constantF64);
       break;
     case Operand::Index: {
-      // Materialize the n values of the affine index for this loop.
       int64_t base = operand.index.constant;
       for (auto [k, c] : llvm::enumerate(operand.index.coeffs))
         base += c * iv[k];
-      int64_t inc = loopDepth >= 0 ? operand.index.coeff(loopDepth) : 0;
-      if (f32) {
-        scratchF32[j].resize(n);
-        for (int64_t i = 0; i < n; ++i)
-          scratchF32[j][i] = static_cast<float>(base + inc * i);
-        ptr[j] = scratchF32[j].data();
-      } else {
-        scratchF64[j].resize(n);
-        for (int64_t i = 0; i < n; ++i)
-          scratchF64[j][i] = static_cast<double>(base + inc * i);
-        ptr[j] = scratchF64[j].data();
-      }
-      stride[j] = 1;
+      p.indexBase[j] = base;
+      p.indexStep[j] = loopDepth >= 0 ? operand.index.coeff(loopDepth) : 0;
       break;
     }
     }
   }
-  leaf.fn(address(leaf.out, elementSize), step(leaf.out), ptr[0], stride[0],
-          ptr[1], stride[1], n);
+  return p;
+}
+
+void CompiledKernel::execute(const PreparedLeaf &p, int64_t first,
+                             int64_t n) {
+  const Leaf &leaf = *p.leaf;
+  bool f32 = leaf.type == ScalarType::f32;
+  int64_t elementSize = f32 ? sizeof(float) : sizeof(double);
+  const void *ptr[2];
+  int64_t stride[2] = {0, 0};
+  for (auto [j, operand] : llvm::enumerate(leaf.operands)) {
+    if (operand.kind != Operand::Index) {
+      ptr[j] = static_cast<const char *>(p.ptr[j]) +
+               first * p.step[j] * elementSize;
+      stride[j] = p.step[j];
+      continue;
+    }
+    // Materialize the n values of the affine index for this run.
+    int64_t base = p.indexBase[j] + p.indexStep[j] * first;
+    int64_t inc = p.indexStep[j];
+    if (f32) {
+      scratchF32[j].resize(n);
+      for (int64_t i = 0; i < n; ++i)
+        scratchF32[j][i] = static_cast<float>(base + inc * i);
+      ptr[j] = scratchF32[j].data();
+    } else {
+      scratchF64[j].resize(n);
+      for (int64_t i = 0; i < n; ++i)
+        scratchF64[j][i] = static_cast<double>(base + inc * i);
+      ptr[j] = scratchF64[j].data();
+    }
+    stride[j] = 1;
+  }
+  leaf.fn(p.out + first * p.outStep * elementSize, p.outStep, ptr[0],
+          stride[0], leaf.operands.size() > 1 ? ptr[1] : nullptr, stride[1],
+          n);
 }
 
 void CompiledKernel::exec(const std::vector<Node> &nodes, unsigned depth) {
   for (const Node &node : nodes) {
     if (node.leaf >= 0) {
-      runLeaf(leaves[node.leaf], /*loopDepth=*/-1, 1);
+      execute(prepare(leaves[node.leaf], /*loopDepth=*/-1), 0, 1);
       continue;
     }
-    if (node.children.size() == 1 && node.children.front().leaf >= 0) {
-      iv[depth] = 0;
-      runLeaf(leaves[node.children.front().leaf], depth, node.size);
+    bool onlyLeaves = llvm::all_of(
+        node.children, [](const Node &child) { return child.leaf >= 0; });
+    if (!onlyLeaves) {
+      for (int64_t i = 0; i < node.size; ++i) {
+        iv[depth] = i;
+        exec(node.children, depth + 1);
+      }
       continue;
     }
-    for (int64_t i = 0; i < node.size; ++i) {
-      iv[depth] = i;
-      exec(node.children, depth + 1);
+    // Innermost scope: addresses are affine in {depth}, so prepare every
+    // leaf once and step through the iterations.
+    iv[depth] = 0;
+    if (node.children.size() == 1) {
+      execute(prepare(leaves[node.children.front().leaf], depth), 0,
+              node.size);
+      continue;
     }
+    SmallVector<PreparedLeaf, 4> prepared;
+    for (const Node &child : node.children)
+      prepared.push_back(prepare(leaves[child.leaf], depth));
+    for (int64_t i = 0; i < node.size; ++i)
+      for (const PreparedLeaf &p : prepared)
+        execute(p, i, 1);
   }
 }
 
