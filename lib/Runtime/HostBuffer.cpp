@@ -3,6 +3,7 @@
 #include "perfdojo/Runtime/HostBuffer.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/ErrorHandling.h"
 
 #include <cmath>
 #include <cstring>
@@ -37,7 +38,13 @@ void HostBuffer::allocate() {
   size_t bytes = static_cast<size_t>(numElements) * elementSize(type);
   // aligned_alloc needs a size that is a multiple of the alignment.
   size_t rounded = (bytes + 63) / 64 * 64;
-  storage.reset(static_cast<char *>(std::aligned_alloc(64, rounded ? rounded : 64)));
+  storage.reset(
+      static_cast<char *>(std::aligned_alloc(64, rounded ? rounded : 64)));
+  if (!storage)
+    llvm::report_fatal_error(llvm::Twine("out of memory allocating buffer '") +
+                                 name + "' (" + llvm::Twine(rounded) +
+                                 " bytes)",
+                             /*gen_crash_diag=*/false);
 }
 
 HostBuffer::HostBuffer(const HostBuffer &other)

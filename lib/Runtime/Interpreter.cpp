@@ -18,6 +18,7 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <cmath>
 #include <limits>
@@ -28,6 +29,16 @@ using namespace perfdojo::dojo;
 
 namespace perfdojo {
 namespace {
+
+/// Products and sums of sizes, clamped to INT64_MAX instead of wrapping.
+int64_t saturatingMul(int64_t a, int64_t b) {
+  int64_t r;
+  return llvm::MulOverflow(a, b, r) ? std::numeric_limits<int64_t>::max() : r;
+}
+int64_t saturatingAdd(int64_t a, int64_t b) {
+  int64_t r;
+  return llvm::AddOverflow(a, b, r) ? std::numeric_limits<int64_t>::max() : r;
+}
 
 using LoopFn = void (*)(void *out, int64_t so, const void *a, int64_t sa,
                         const void *b, int64_t sb, int64_t n);
@@ -253,13 +264,19 @@ LogicalResult CompiledKernel::compileBuffers(KernelOp kernel, bool reference) {
     slot.strides.assign(rank, 0);
     int64_t running = 1, logical = 1;
     for (int d = rank - 1; d >= 0; --d) {
-      logical *= buffer.getShape()[d];
+      logical = saturatingMul(logical, buffer.getShape()[d]);
       if (buffer.getReused()[d])
         continue;
       slot.strides[d] = running;
-      running *= buffer.getAllocatedExtent(d);
+      running = saturatingMul(running, buffer.getAllocatedExtent(d));
     }
     slot.logicalSize = logical;
+    // Refuse absurd sizes up front rather than failing inside malloc.
+    constexpr int64_t kMaxElements = int64_t(1) << 36;
+    if (logical > kMaxElements || running > kMaxElements)
+      return buffer.emitOpError("buffer '")
+             << buffer.getName() << "' has more than 2^36 elements; the "
+             << "interpreter does not execute buffers this large";
     if (buffer.isArgument())
       slot.argument = numArguments++;
     else
@@ -330,8 +347,8 @@ FailureOr<Node> CompiledKernel::compileNode(Operation *op,
                 : selectLoop<double>(leafOp.getKind(), leafOp.getReduce());
   int64_t points = 1;
   for (int64_t s : sizes)
-    points *= s;
-  evaluations += points;
+    points = saturatingMul(points, s);
+  evaluations = saturatingAdd(evaluations, points);
   node.leaf = leaves.size();
   leaves.push_back(std::move(leaf));
   return node;

@@ -10,6 +10,7 @@
 #include "perfdojo/Runtime/Validation.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
@@ -17,6 +18,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
 #include <algorithm>
@@ -127,7 +129,10 @@ int main(int argc, char **argv) {
     return 1;
   }
   MLIRContext context;
-  OwningOpRef<ModuleOp> module = loadKernelFile(inputFile, &context);
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = loadKernelFile(sourceMgr, inputFile, &context);
   if (!module)
     return 1;
   dojo::KernelOp kernel = getSingleKernel(*module);

@@ -41,9 +41,17 @@ TEST(IndexExpr, LinearFormRangeIsExactOverTheBox) {
   MLIRContext ctx;
   AffineExpr d0 = getAffineDimExpr(0, &ctx), d1 = getAffineDimExpr(1, &ctx);
   LinearForm f = *getLinearForm(d0 * 4 - d1 + 3);
-  auto [lo, hi] = f.range({8, 4});
+  auto [lo, hi] = *f.range({8, 4});
   EXPECT_EQ(lo, 0);       // {0}=0, {1}=3
   EXPECT_EQ(hi, 28 + 3);  // {0}=7, {1}=0
+}
+
+TEST(IndexExpr, LinearFormRangeReportsOverflow) {
+  MLIRContext ctx;
+  AffineExpr d0 = getAffineDimExpr(0, &ctx);
+  EXPECT_FALSE(getLinearForm(d0 * (int64_t(1) << 40))
+                   ->range({int64_t(1) << 40})
+                   .has_value());
 }
 
 TEST(IndexExpr, NonAffineFormsAreRejected) {

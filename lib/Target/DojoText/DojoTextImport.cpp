@@ -377,22 +377,27 @@ OwningOpRef<ModuleOp> perfdojo::importDojo(llvm::SourceMgr &sourceMgr,
   return module;
 }
 
-OwningOpRef<ModuleOp> perfdojo::loadKernelFile(StringRef path,
+OwningOpRef<ModuleOp> perfdojo::loadKernelFile(llvm::SourceMgr &sourceMgr,
+                                               StringRef path,
                                                MLIRContext *context) {
   context->loadDialect<DojoDialect>();
   std::string error;
   auto file = openInputFile(path, &error);
   if (!file) {
-    emitError(UnknownLoc::get(context)) << "cannot open '" << path
-                                        << "': " << error;
+    emitError(FileLineColLoc::get(context, path, 0, 0)) << error;
     return nullptr;
   }
-  llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  SourceMgrDiagnosticHandler handler(sourceMgr, context);
   if (path.ends_with(".dojo"))
     return importDojo(sourceMgr, context);
   return parseSourceFile<ModuleOp>(sourceMgr, context);
+}
+
+OwningOpRef<ModuleOp> perfdojo::loadKernelFile(StringRef path,
+                                               MLIRContext *context) {
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, context);
+  return loadKernelFile(sourceMgr, path, context);
 }
 
 KernelOp perfdojo::getSingleKernel(ModuleOp module) {

@@ -35,8 +35,16 @@ void exportDojo(dojo::KernelOp kernel, llvm::raw_ostream &os);
 /// exactly one); emits an error and fails otherwise.
 mlir::LogicalResult exportDojo(mlir::Operation *op, llvm::raw_ostream &os);
 
-/// Reads a kernel from `path`: `.dojo` text, or MLIR for any other
-/// extension. Returns null after emitting diagnostics on failure.
+/// Reads a kernel from `path` into `sourceMgr`: `.dojo` text, or MLIR for
+/// any other extension. Returns null after emitting diagnostics on failure.
+/// Callers that keep `sourceMgr` alive with a SourceMgrDiagnosticHandler get
+/// source excerpts in later diagnostics (verifier, interpreter) too.
+mlir::OwningOpRef<mlir::ModuleOp> loadKernelFile(llvm::SourceMgr &sourceMgr,
+                                                 llvm::StringRef path,
+                                                 mlir::MLIRContext *context);
+
+/// As above, with a source manager and diagnostic handler of its own that
+/// live only while loading.
 mlir::OwningOpRef<mlir::ModuleOp> loadKernelFile(llvm::StringRef path,
                                                  mlir::MLIRContext *context);
 

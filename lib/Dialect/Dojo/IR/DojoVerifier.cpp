@@ -310,7 +310,13 @@ private:
       return diag;
     }
     for (auto [d, e] : llvm::enumerate(map.getResults())) {
-      auto [lo, hi] = getLinearForm(e)->range(sizes);
+      std::optional<std::pair<int64_t, int64_t>> range =
+          getLinearForm(e)->range(sizes);
+      if (!range)
+        return leaf.emitOpError()
+               << what << " '" << array << "' index " << d
+               << " overflows 64-bit integers over the iteration box";
+      auto [lo, hi] = *range;
       int64_t extent = buffer.isArgument() ? buffer.getShape()[d]
                                            : buffer.getAllocatedExtent(d);
       if (lo >= 0 && hi < extent)

@@ -3,24 +3,25 @@
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 
 #include "mlir/IR/AffineExprVisitor.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 
 namespace perfdojo {
 
-std::pair<int64_t, int64_t>
+std::optional<std::pair<int64_t, int64_t>>
 LinearForm::range(llvm::ArrayRef<int64_t> sizes) const {
   int64_t lo = constant, hi = constant;
   for (auto [k, c] : llvm::enumerate(coeffs)) {
     if (c == 0)
       continue;
     int64_t last = k < sizes.size() ? sizes[k] - 1 : 0;
-    if (c > 0)
-      hi += c * last;
-    else
-      lo += c * last;
+    int64_t term;
+    if (llvm::MulOverflow(c, last, term) ||
+        llvm::AddOverflow(c > 0 ? hi : lo, term, c > 0 ? hi : lo))
+      return std::nullopt;
   }
-  return {lo, hi};
+  return std::make_pair(lo, hi);
 }
 
 static bool accumulate(AffineExpr expr, int64_t scale, LinearForm &form) {

@@ -28,8 +28,10 @@ struct LinearForm {
   /// Coefficient of `{k}` (zero past the stored range).
   int64_t coeff(unsigned k) const { return k < coeffs.size() ? coeffs[k] : 0; }
   /// Smallest and largest value over the box `0 <= {k} < sizes[k]`. Exact
-  /// for affine forms: each term is monotone in its own variable.
-  std::pair<int64_t, int64_t> range(llvm::ArrayRef<int64_t> sizes) const;
+  /// for affine forms: each term is monotone in its own variable. Nullopt if
+  /// the computation overflows 64-bit integers.
+  std::optional<std::pair<int64_t, int64_t>>
+  range(llvm::ArrayRef<int64_t> sizes) const;
 };
 
 /// Decomposes `expr` into a linear form. Fails (returns nullopt) on anything
