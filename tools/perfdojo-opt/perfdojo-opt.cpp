@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -13,6 +14,7 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<perfdojo::dojo::DojoDialect>();
+  perfdojo::dojo::registerDojoPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "PerfDojo optimizer driver\n", registry));
 }

@@ -1,0 +1,106 @@
+//===- Dependence.h - the shared dependence test over scope trees -*- C++ -*-===//
+//
+// One oracle answers every legality question of the move engine (see
+// docs/moves.md, "The shared dependence test"): can an instance x of a leaf
+// in X and an instance y of a leaf in Y touch the same *physical* element,
+// with conflicting access kinds, under per-depth constraints on (x, y)?
+//
+// Physical means: arrays of one buffer share storage, `:N` dimensions are
+// dropped (all their slots alias), materialized dimensions compare by their
+// logical index. Kernel arguments never alias each other.
+//
+// The test is exact over the constant iteration boxes: cheap GCD and bounds
+// filters first, then integer emptiness in MLIR's Presburger library. It
+// fails closed: anything it cannot decide counts as a conflict.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_ANALYSIS_DEPENDENCE_H
+#define PERFDOJO_ANALYSIS_DEPENDENCE_H
+
+#include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+
+#include "llvm/ADT/DenseMap.h"
+
+namespace perfdojo {
+
+/// Constraint between x_k and y_k, the variables of depth k of two instances.
+enum class DepthRelation { Any, Equal, Less, Greater, NotEqual };
+
+enum class AccessKind { Read, Write, Reduce };
+
+/// One access of a leaf in physical form.
+struct PhysicalAccess {
+  AccessKind kind = AccessKind::Read;
+  dojo::ReduceKind reduce = dojo::ReduceKind::none;
+  /// Operand position (-1 for the output), for diagnostics.
+  int operand = -1;
+  /// The array as written, for diagnostics.
+  llvm::StringRef array;
+  /// The buffer whose storage the access touches.
+  dojo::BufferOp buffer;
+  /// Index forms of the buffer's materialized dimensions, in order.
+  llvm::SmallVector<LinearForm, 4> indices;
+};
+
+/// A leaf's iteration box and accesses.
+struct LeafAccesses {
+  dojo::LeafOp leaf;
+  llvm::SmallVector<int64_t, 8> sizes;
+  llvm::SmallVector<PhysicalAccess, 3> accesses;
+};
+
+struct DependenceOptions {
+  /// Same-operator reductions into one element commute (REASSOC policy).
+  bool reassociate = true;
+  /// Concurrency mode (parallel/vector lanes): only read/read pairs are
+  /// free; reductions race.
+  bool concurrency = false;
+};
+
+/// A conflicting pair of instances found by the test.
+struct Conflict {
+  dojo::LeafOp first, second;
+  const PhysicalAccess *firstAccess = nullptr, *secondAccess = nullptr;
+  /// One line naming both accesses, e.g. "write of t[{0}] in leaf ... and
+  /// read of t[{0}] in leaf ...".
+  std::string describe() const;
+};
+
+class DependenceAnalysis {
+public:
+  explicit DependenceAnalysis(dojo::KernelOp kernel);
+
+  /// Accesses of `leaf` (computed on first use and cached; invalidate after
+  /// the tree changes).
+  const LeafAccesses &getLeafAccesses(dojo::LeafOp leaf);
+
+  /// NODEP(xs, ys | relations): the first conflicting pair of instances, if
+  /// any. `relations[k]` constrains depth k and must only name depths that
+  /// enclose every leaf involved.
+  std::optional<Conflict> findConflict(llvm::ArrayRef<dojo::LeafOp> xs,
+                                       llvm::ArrayRef<dojo::LeafOp> ys,
+                                       llvm::ArrayRef<DepthRelation> relations,
+                                       DependenceOptions options = {});
+
+  /// Whether two accesses of instances x, y under `relations` may touch the
+  /// same physical element with conflicting kinds.
+  bool mayConflict(const LeafAccesses &x, const PhysicalAccess &a,
+                   const LeafAccesses &y, const PhysicalAccess &b,
+                   llvm::ArrayRef<DepthRelation> relations,
+                   DependenceOptions options);
+
+  /// Drops cached accesses (call after a move changed the tree).
+  void invalidate() { cache.clear(); }
+
+private:
+  dojo::KernelOp kernel;
+  llvm::DenseMap<mlir::Operation *, std::unique_ptr<LeafAccesses>> cache;
+};
+
+/// Leaves of the subtree rooted at `op` (a scope or a leaf), in order.
+llvm::SmallVector<dojo::LeafOp> collectLeaves(mlir::Operation *op);
+
+} // namespace perfdojo
+
+#endif // PERFDOJO_ANALYSIS_DEPENDENCE_H

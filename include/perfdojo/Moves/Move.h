@@ -1,0 +1,124 @@
+//===- Move.h - atomic, legality-checked, invertible rewrites --*- C++ -*-===//
+//
+// A move is one atomic rewrite of a kernel's scope tree at one named
+// location. Each move kind is defined once (one file in lib/Moves) as the
+// single source for:
+//   * candidates: every location (and parameter from a finite set) where the
+//     move could apply; `enumerate` keeps the legal ones;
+//   * check: pure, never mutates; success, or a silenceable failure naming the
+//     violated condition and the offending leaf, scope or dependence;
+//   * apply: the rewrite, only after check succeeded; returns the inverse
+//     request, which restores the exact previous tree.
+//
+// Requests are text (`split_scope y@0 16`), printed by enumeration exactly as
+// apply accepts them; docs/moves.md gives the grammar.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_MOVES_MOVE_H
+#define PERFDOJO_MOVES_MOVE_H
+
+#include "perfdojo/Analysis/Dependence.h"
+#include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+
+#include "mlir/Dialect/Transform/Utils/DiagnosedSilenceableFailure.h"
+#include "llvm/Support/Error.h"
+
+#include <memory>
+#include <string>
+
+namespace perfdojo {
+
+/// A move as written: `name location param...`.
+struct MoveRequest {
+  std::string name;
+  std::string location;
+  llvm::SmallVector<int64_t, 2> params;
+
+  std::string str() const;
+  bool operator==(const MoveRequest &other) const {
+    return name == other.name && location == other.location &&
+           params == other.params;
+  }
+};
+
+/// Parses one request (`split_scope y@0 16`). Fails with a message.
+llvm::Expected<MoveRequest> parseMoveRequest(llvm::StringRef text);
+/// Parses a `;`-separated script; empty entries are skipped.
+llvm::Expected<llvm::SmallVector<MoveRequest>>
+parseMoveScript(llvm::StringRef text);
+
+struct MoveOptions {
+  /// Same-operator reductions may be reordered (float results then differ
+  /// by rounding only). Off: bitwise-reproducible mode.
+  bool reassociate = true;
+};
+
+/// The kernel a move sees, with the analyses shared by all checks.
+class MoveState {
+public:
+  explicit MoveState(dojo::KernelOp kernel, MoveOptions options = {})
+      : kernel(kernel), options(options), dependences(kernel) {}
+
+  dojo::KernelOp getKernel() { return kernel; }
+  const MoveOptions &getOptions() const { return options; }
+  DependenceAnalysis &getDependences() { return dependences; }
+  /// Dependence options for reordering checks under the current policy.
+  DependenceOptions ordering() const {
+    return DependenceOptions{options.reassociate, /*concurrency=*/false};
+  }
+  /// Must be called after the tree changed.
+  void invalidate() { dependences.invalidate(); }
+
+private:
+  dojo::KernelOp kernel;
+  MoveOptions options;
+  DependenceAnalysis dependences;
+};
+
+class Move {
+public:
+  virtual ~Move() = default;
+  /// The move's name as written in requests, e.g. `split_scope`.
+  virtual llvm::StringRef getName() const = 0;
+  /// One line for `--help` style listings.
+  virtual llvm::StringRef getSummary() const = 0;
+  /// Appends every request worth checking (legal or not).
+  virtual void candidates(MoveState &state,
+                          llvm::SmallVectorImpl<MoveRequest> &out) const = 0;
+  /// Legality of `request`. Never mutates the kernel. Errors are reported at
+  /// `errorLoc` (what the user wrote), with notes on the payload.
+  virtual mlir::DiagnosedSilenceableFailure
+  check(MoveState &state, const MoveRequest &request,
+        mlir::Location errorLoc) const = 0;
+  /// Rewrites the kernel; `request` has passed check(). Returns the inverse.
+  virtual MoveRequest rewrite(MoveState &state,
+                              const MoveRequest &request) const = 0;
+
+  /// The legal subset of candidates(), in order.
+  void enumerate(MoveState &state,
+                 llvm::SmallVectorImpl<MoveRequest> &legal) const;
+};
+
+/// Every move kind, in catalogue order.
+llvm::ArrayRef<const Move *> getAllMoves();
+/// The move called `name`, or null.
+const Move *lookupMove(llvm::StringRef name);
+
+/// All legal moves of the kernel, move kind by move kind.
+llvm::SmallVector<MoveRequest> enumerateLegalMoves(MoveState &state);
+
+/// Checks `request` (unknown names and malformed locations included).
+mlir::DiagnosedSilenceableFailure checkMove(MoveState &state,
+                                           const MoveRequest &request,
+                                           mlir::Location errorLoc);
+
+/// Checks and applies `request`, then re-verifies the kernel. Returns the
+/// inverse request; on failure the kernel is unchanged.
+mlir::FailureOr<MoveRequest>
+applyMove(MoveState &state, const MoveRequest &request,
+          mlir::Location errorLoc,
+          mlir::DiagnosedSilenceableFailure *failureOut = nullptr);
+
+} // namespace perfdojo
+
+#endif // PERFDOJO_MOVES_MOVE_H

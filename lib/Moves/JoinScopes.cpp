@@ -1,0 +1,221 @@
+//===- JoinScopes.cpp - join_scopes (fusion) and split_off (fission) -----===//
+//
+// join_scopes a@d          (inverse: split_off at the gap between the parts)
+//   The scope a@d and its next sibling, a scope of the same size, become one
+//   scope running the first body then the second in every iteration.
+// split_off a@d            (inverse: join_scopes)
+//   The scope a@d (d < depth(a)) is cut after its child on the path to a;
+//   the children after it move to a new scope of the same size right after.
+//
+// Legality (both): plain scopes of equal size, and no instance of the second
+// part at an earlier iteration conflicts with an instance of the first part
+// at a later one (the fusion-preventing backward dependence):
+//   NODEP(X, Y | x_<d = y_<d, x_d > y_d)
+// Physical addresses make a `:N` slot written in X and read in Y a conflict,
+// so fission never separates the producer and consumer of a reused slot.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MoveKinds.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+using namespace perfdojo::moves;
+
+namespace {
+
+/// The shared legality of fusion and fission of parts X and Y at depth d.
+DiagnosedSilenceableFailure checkFusible(MoveState &state,
+                                         const MoveRequest &request,
+                                         Location errorLoc, unsigned d,
+                                         ArrayRef<LeafOp> xs,
+                                         ArrayRef<LeafOp> ys) {
+  SmallVector<DepthRelation, 8> relations(d, DepthRelation::Equal);
+  relations.push_back(DepthRelation::Greater);
+  if (std::optional<Conflict> conflict = state.getDependences().findConflict(
+          xs, ys, relations, state.ordering())) {
+    DiagnosedSilenceableFailure diag =
+        fail(request, errorLoc,
+             "a later iteration of the first part conflicts with an earlier "
+             "iteration of the second: " +
+                 conflict->describe());
+    diag.attachNote(conflict->first.getLoc()) << "first part";
+    diag.attachNote(conflict->second.getLoc()) << "second part";
+    return diag;
+  }
+  return DiagnosedSilenceableFailure::success();
+}
+
+SmallVector<LeafOp> leavesOf(iterator_range<Block::iterator> range) {
+  SmallVector<LeafOp> leaves;
+  for (Operation &op : range)
+    leaves.append(collectLeaves(&op));
+  return leaves;
+}
+
+class JoinScopes final : public Move {
+public:
+  StringRef getName() const override { return "join_scopes"; }
+  StringRef getSummary() const override {
+    return "fuse a scope with its next sibling scope of equal size";
+  }
+
+  void candidates(MoveState &state,
+                  SmallVectorImpl<MoveRequest> &out) const override {
+    for (ScopeOp scope : collectScopes(state.getKernel())) {
+      auto next = dyn_cast_or_null<ScopeOp>(scope->getNextNode());
+      if (next && next.getSize() == scope.getSize())
+        out.push_back({getName().str(), getNodeSelector(scope), {}});
+    }
+  }
+
+  DiagnosedSilenceableFailure check(MoveState &state,
+                                    const MoveRequest &request,
+                                    Location errorLoc) const override {
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    if (!expectParams(request, 0, errorLoc, diag))
+      return diag;
+    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
+    if (!node)
+      return diag;
+    auto first = dyn_cast<ScopeOp>(node);
+    if (!first) {
+      diag = fail(request, errorLoc, "join_scopes needs a scope, not a leaf");
+      diag.attachNote(node->getLoc()) << "the leaf";
+      return diag;
+    }
+    auto second = dyn_cast_or_null<ScopeOp>(first->getNextNode());
+    if (!second) {
+      diag = fail(request, errorLoc, "the next sibling is not a scope");
+      diag.attachNote(first.getLoc()) << "the scope";
+      return diag;
+    }
+    if (second.getSize() != first.getSize()) {
+      diag = fail(request, errorLoc,
+                  "sizes differ: " + Twine(first.getSize()) + " and " +
+                      Twine(second.getSize()));
+      diag.attachNote(second.getLoc()) << "the next scope";
+      return diag;
+    }
+    for (ScopeOp scope : {first, second}) {
+      if (scope.getMode() == Mode::seq)
+        continue;
+      diag = fail(request, errorLoc,
+                  "both scopes must be plain; clear the mode first");
+      diag.attachNote(scope.getLoc()) << "scope with a mode";
+      return diag;
+    }
+    return checkFusible(state, request, errorLoc, first.getDepth(),
+                        collectLeaves(first), collectLeaves(second));
+  }
+
+  MoveRequest rewrite(MoveState &state,
+                      const MoveRequest &request) const override {
+    auto first = cast<ScopeOp>(*resolveNode(state.getKernel(),
+                                            request.location));
+    auto second = cast<ScopeOp>(first->getNextNode());
+    Operation *lastOfFirst = &first.getBlock().back();
+    first.getBlock().getOperations().splice(
+        first.getBlock().end(), second.getBlock().getOperations());
+    second.erase();
+    return {"split_off",
+            getPathSelector(getFirstLeaf(lastOfFirst), first.getDepth()),
+            {}};
+  }
+};
+
+class SplitOff final : public Move {
+public:
+  StringRef getName() const override { return "split_off"; }
+  StringRef getSummary() const override {
+    return "fission: move the children after a gap into a new scope";
+  }
+
+  void candidates(MoveState &state,
+                  SmallVectorImpl<MoveRequest> &out) const override {
+    for (ScopeOp scope : collectScopes(state.getKernel()))
+      for (Operation &child : scope.getBlock())
+        if (child.getNextNode())
+          out.push_back({getName().str(),
+                         getPathSelector(getFirstLeaf(&child),
+                                         scope.getDepth()),
+                         {}});
+  }
+
+  DiagnosedSilenceableFailure check(MoveState &state,
+                                    const MoveRequest &request,
+                                    Location errorLoc) const override {
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    if (!expectParams(request, 0, errorLoc, diag))
+      return diag;
+    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
+    if (!node)
+      return diag;
+    auto scope = dyn_cast<ScopeOp>(node);
+    if (!scope) {
+      diag = fail(request, errorLoc,
+                  "split_off names a gap inside a scope: a@d with d above "
+                  "the leaf's depth");
+      diag.attachNote(node->getLoc()) << "the leaf";
+      return diag;
+    }
+    Operation *gap = gapChild(state, request);
+    if (!gap->getNextNode()) {
+      diag = fail(request, errorLoc,
+                  "nothing follows the gap: the named child is the last one");
+      diag.attachNote(gap->getLoc()) << "the last child";
+      return diag;
+    }
+    if (scope.getMode() != Mode::seq) {
+      diag = fail(request, errorLoc,
+                  "the scope must be plain; clear the mode first");
+      diag.attachNote(scope.getLoc()) << "scope with a mode";
+      return diag;
+    }
+    Block &block = scope.getBlock();
+    auto cut = std::next(Block::iterator(gap));
+    return checkFusible(state, request, errorLoc, scope.getDepth(),
+                        leavesOf({block.begin(), cut}),
+                        leavesOf({cut, block.end()}));
+  }
+
+  MoveRequest rewrite(MoveState &state,
+                      const MoveRequest &request) const override {
+    auto scope = cast<ScopeOp>(*resolveNode(state.getKernel(),
+                                            request.location));
+    Operation *gap = gapChild(state, request);
+    OpBuilder builder(scope.getContext());
+    builder.setInsertionPointAfter(scope);
+    auto second = ScopeOp::create(builder, scope.getLoc(), scope.getSize(),
+                                  scope.getMode());
+    second.getBlock().getOperations().splice(
+        second.getBlock().end(), scope.getBlock().getOperations(),
+        std::next(Block::iterator(gap)), scope.getBlock().end());
+    return {"join_scopes", getNodeSelector(scope), {}};
+  }
+
+private:
+  /// The child of the named scope on the path to the named leaf.
+  static Operation *gapChild(MoveState &state, const MoveRequest &request) {
+    StringRef leafPart = StringRef(request.location).split('@').first;
+    Operation *node = *resolveNode(state.getKernel(), leafPart);
+    Operation *scope = *resolveNode(state.getKernel(), request.location);
+    while (node->getParentOp() != scope)
+      node = node->getParentOp();
+    return node;
+  }
+};
+} // namespace
+
+const Move *perfdojo::moves::getJoinScopesMove() {
+  static JoinScopes move;
+  return &move;
+}
+
+const Move *perfdojo::moves::getSplitOffMove() {
+  static SplitOff move;
+  return &move;
+}

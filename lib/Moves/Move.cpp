@@ -1,0 +1,178 @@
+//===- Move.cpp - move requests, the catalogue, check-then-apply ---------===//
+
+#include "MoveKinds.h"
+
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/StringExtras.h"
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+
+std::string MoveRequest::str() const {
+  std::string text = name + " " + location;
+  for (int64_t p : params)
+    text += " " + std::to_string(p);
+  return text;
+}
+
+llvm::Expected<MoveRequest> perfdojo::parseMoveRequest(StringRef text) {
+  SmallVector<StringRef> words;
+  text.split(words, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  if (words.size() < 2)
+    return llvm::createStringError("expected '<move> <location> [params]' but "
+                                   "found '%s'",
+                                   text.trim().str().c_str());
+  MoveRequest request;
+  request.name = words[0].str();
+  request.location = words[1].str();
+  for (StringRef word : llvm::drop_begin(words, 2)) {
+    int64_t value;
+    if (word.getAsInteger(10, value))
+      return llvm::createStringError("move parameter '%s' is not an integer",
+                                     word.str().c_str());
+    request.params.push_back(value);
+  }
+  return request;
+}
+
+llvm::Expected<SmallVector<MoveRequest>> perfdojo::parseMoveScript(StringRef text) {
+  SmallVector<MoveRequest> script;
+  SmallVector<StringRef> parts;
+  text.split(parts, ';');
+  for (StringRef part : parts) {
+    part = part.trim();
+    if (part.empty())
+      continue;
+    llvm::Expected<MoveRequest> request = parseMoveRequest(part);
+    if (!request)
+      return request.takeError();
+    script.push_back(std::move(*request));
+  }
+  return script;
+}
+
+void Move::enumerate(MoveState &state,
+                     SmallVectorImpl<MoveRequest> &legal) const {
+  SmallVector<MoveRequest> all;
+  candidates(state, all);
+  Location loc = state.getKernel().getLoc();
+  for (MoveRequest &request : all) {
+    DiagnosedSilenceableFailure result = check(state, request, loc);
+    if (result.succeeded())
+      legal.push_back(std::move(request));
+    else
+      (void)result.silence();
+  }
+}
+
+ArrayRef<const Move *> perfdojo::getAllMoves() {
+  static const Move *const moves[] = {
+      moves::getSplitScopeMove(),       moves::getMergeScopesMove(),
+      moves::getSwapNestedScopesMove(), moves::getSwapSiblingsMove(),
+      moves::getJoinScopesMove(),       moves::getSplitOffMove(),
+      moves::getReuseDimsMove(),        moves::getMaterializeDimsMove(),
+  };
+  return moves;
+}
+
+const Move *perfdojo::lookupMove(StringRef name) {
+  for (const Move *move : getAllMoves())
+    if (move->getName() == name)
+      return move;
+  return nullptr;
+}
+
+SmallVector<MoveRequest> perfdojo::enumerateLegalMoves(MoveState &state) {
+  SmallVector<MoveRequest> legal;
+  for (const Move *move : getAllMoves())
+    move->enumerate(state, legal);
+  return legal;
+}
+
+DiagnosedSilenceableFailure perfdojo::checkMove(MoveState &state,
+                                                const MoveRequest &request,
+                                                Location errorLoc) {
+  const Move *move = lookupMove(request.name);
+  if (!move) {
+    std::string known;
+    for (const Move *m : getAllMoves())
+      known += (known.empty() ? "" : ", ") + m->getName().str();
+    return emitSilenceableFailure(errorLoc, "unknown move '" + request.name +
+                                                "'; known moves: " + known);
+  }
+  return move->check(state, request, errorLoc);
+}
+
+FailureOr<MoveRequest> perfdojo::applyMove(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc,
+                                           DiagnosedSilenceableFailure *out) {
+  DiagnosedSilenceableFailure result = checkMove(state, request, errorLoc);
+  if (!result.succeeded()) {
+    if (out)
+      *out = std::move(result);
+    else
+      (void)result.checkAndReport();
+    return failure();
+  }
+  const Move *move = lookupMove(request.name);
+  MoveRequest inverse = move->rewrite(state, request);
+  state.invalidate();
+  // Every move must leave a valid kernel; if the verifier disagrees, that is
+  // a bug in the move's check: undo and say so.
+  if (failed(verify(state.getKernel()))) {
+    DiagnosedSilenceableFailure undo = checkMove(state, inverse, errorLoc);
+    if (undo.succeeded())
+      lookupMove(inverse.name)->rewrite(state, inverse);
+    else
+      (void)undo.silence();
+    state.invalidate();
+    DiagnosedSilenceableFailure bug = emitSilenceableFailure(
+        errorLoc, "internal error: '" + request.str() +
+                      "' passed its legality check but broke the kernel "
+                      "(please report)");
+    if (out)
+      *out = std::move(bug);
+    else
+      (void)bug.checkAndReport();
+    return failure();
+  }
+  return inverse;
+}
+
+namespace perfdojo::moves {
+
+DiagnosedSilenceableFailure fail(const MoveRequest &request, Location errorLoc,
+                                 const Twine &message) {
+  return emitSilenceableFailure(errorLoc, "'" + request.str() + "': " + message);
+}
+
+Operation *resolveNodeOrFail(MoveState &state, const MoveRequest &request,
+                             Location errorLoc,
+                             DiagnosedSilenceableFailure &diag) {
+  llvm::Expected<Operation *> node = resolveNode(state.getKernel(), request.location);
+  if (node)
+    return *node;
+  diag = fail(request, errorLoc, llvm::toString(node.takeError()));
+  return nullptr;
+}
+
+bool expectParams(const MoveRequest &request, unsigned count,
+                  Location errorLoc, DiagnosedSilenceableFailure &diag) {
+  if (request.params.size() == count)
+    return true;
+  diag = fail(request, errorLoc,
+              "expected " + Twine(count) + " parameter(s) but found " +
+                  Twine(request.params.size()));
+  return false;
+}
+
+SmallVector<ScopeOp> collectScopes(KernelOp kernel) {
+  SmallVector<ScopeOp> scopes;
+  kernel.walk<WalkOrder::PreOrder>(
+      [&](ScopeOp scope) { scopes.push_back(scope); });
+  return scopes;
+}
+
+} // namespace perfdojo::moves

@@ -1,0 +1,333 @@
+//===- ReuseDims.cpp - reuse_dims and materialize_dims (the `:N` mark) ----===//
+//
+// reuse_dims b.k           (inverse: materialize_dims b.k)
+//   Marks dimension k of internal buffer b as not materialized: all its
+//   slots share storage. Legal when the `:N` invariant holds (moves.md 3.1):
+//     NM1  b is internal;
+//     NM2  with r the deepest depth any dim-k index uses, every access to b
+//          sits below depth r; its ancestor at depth r is its reuse scope;
+//     NM3  inside one reuse scope all dim-k indices are identical;
+//     NM4  every read of b (and the read half of a reduction) is covered by
+//          an earlier plain write in the same reuse-scope iteration: a leaf
+//          before it, sharing c >= r+1 scopes, whose index agrees on depths
+//          < c and whose per-iteration box densely contains the read's.
+//   Under NM1-NM4 no value ever crosses from one slot to another, so folding
+//   the slots cannot change a value read (the paper's Figure 6: a temporary
+//   becomes reusable once producer and consumer are fused).
+//   Accesses under :p, :v or GPU scopes are rejected until modes are
+//   re-verified after layout moves.
+// materialize_dims b.k     (inverse: reuse_dims b.k)
+//   Always legal: NM1-NM4 make aliased and unaliased executions equal.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MoveKinds.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallBitVector.h"
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+using namespace perfdojo::moves;
+
+namespace {
+
+struct BufferAccess {
+  LeafOp leaf;
+  bool writes = false, reads = false, plainWrite = false;
+  SmallVector<LinearForm, 4> indices; // all dims
+  unsigned order = 0;                 // leaf position in execution order
+};
+
+std::vector<BufferAccess> collectBufferAccesses(KernelOp kernel,
+                                                BufferOp buffer) {
+  SmallVector<StringRef> arrays = buffer.getArrayNames();
+  auto ofBuffer = [&](StringRef array) {
+    return llvm::is_contained(arrays, array);
+  };
+  auto forms = [](AffineMap map) {
+    SmallVector<LinearForm, 4> out;
+    for (AffineExpr e : map.getResults())
+      out.push_back(*getLinearForm(e));
+    return out;
+  };
+  std::vector<BufferAccess> accesses;
+  unsigned order = 0;
+  kernel.walk<WalkOrder::PreOrder>([&](LeafOp leaf) {
+    ++order;
+    if (ofBuffer(leaf.getArray())) {
+      BufferAccess a;
+      a.leaf = leaf;
+      a.writes = true;
+      a.plainWrite = leaf.getReduce() == ReduceKind::none;
+      a.reads = !a.plainWrite;
+      a.indices = forms(leaf.getIndices());
+      a.order = order;
+      accesses.push_back(std::move(a));
+    }
+    for (Attribute input : leaf.getInputs()) {
+      auto access = dyn_cast<AccessAttr>(input);
+      if (!access || !ofBuffer(access.getArray().getValue()))
+        continue;
+      BufferAccess a;
+      a.leaf = leaf;
+      a.reads = true;
+      a.indices = forms(access.getIndices());
+      a.order = order;
+      accesses.push_back(std::move(a));
+    }
+  });
+  return accesses;
+}
+
+Operation *ancestorAtDepth(Operation *leaf, unsigned depth) {
+  Operation *node = leaf;
+  for (unsigned d = getNodeDepth(leaf); d > depth; --d)
+    node = node->getParentOp();
+  return node;
+}
+
+unsigned commonScopes(LeafOp a, LeafOp b) {
+  unsigned c = 0;
+  unsigned da = getNodeDepth(a), db = getNodeDepth(b);
+  for (unsigned d = 0; d < std::min(da, db); ++d) {
+    if (ancestorAtDepth(a, d) != ancestorAtDepth(b, d))
+      break;
+    c = d + 1;
+  }
+  return c;
+}
+
+SmallVector<int64_t, 8> sizesOf(LeafOp leaf) {
+  SmallVector<int64_t, 8> sizes;
+  for (auto scope = leaf->getParentOfType<ScopeOp>(); scope;
+       scope = scope->getParentOfType<ScopeOp>())
+    sizes.insert(sizes.begin(), scope.getSize());
+  return sizes;
+}
+
+/// `form` with the coefficients of depths < c dropped.
+LinearForm innerPart(const LinearForm &form, unsigned c) {
+  LinearForm inner = form;
+  for (unsigned k = 0; k < std::min<unsigned>(c, inner.coeffs.size()); ++k)
+    inner.coeffs[k] = 0;
+  return inner;
+}
+
+/// Whether the plain write `w` writes, in every iteration of the scopes it
+/// shares with the read `r`, every element `r` reads there.
+bool covers(const BufferAccess &w, const BufferAccess &r) {
+  unsigned c = commonScopes(w.leaf, r.leaf);
+  SmallVector<int64_t, 8> wSizes = sizesOf(w.leaf), rSizes = sizesOf(r.leaf);
+  llvm::SmallBitVector usedByWrite(wSizes.size());
+  for (auto [fw, fr] : llvm::zip(w.indices, r.indices)) {
+    for (unsigned k = 0; k < c; ++k)
+      if (fw.coeff(k) != fr.coeff(k))
+        return false;
+    LinearForm wi = innerPart(fw, c), ri = innerPart(fr, c);
+    // The write must be dense in this dimension: a constant, or one fresh
+    // variable with coefficient +-1.
+    int vars = 0;
+    for (unsigned k = c; k < wi.coeffs.size(); ++k) {
+      if (wi.coeffs[k] == 0)
+        continue;
+      if ((wi.coeffs[k] != 1 && wi.coeffs[k] != -1) || usedByWrite.test(k))
+        return false;
+      usedByWrite.set(k);
+      ++vars;
+    }
+    if (vars > 1)
+      return false;
+    auto wRange = wi.range(wSizes), rRange = ri.range(rSizes);
+    if (!wRange || !rRange || rRange->first < wRange->first ||
+        rRange->second > wRange->second)
+      return false;
+  }
+  return true;
+}
+
+class ReuseDims final : public Move {
+public:
+  StringRef getName() const override { return "reuse_dims"; }
+  StringRef getSummary() const override {
+    return "stop materializing a dimension of an internal buffer (:N)";
+  }
+
+  void candidates(MoveState &state,
+                  SmallVectorImpl<MoveRequest> &out) const override {
+    for (BufferOp buffer : state.getKernel().getBuffers())
+      if (!buffer.isArgument())
+        for (unsigned d = 0; d < buffer.getRank(); ++d)
+          if (!buffer.getReused()[d])
+            out.push_back(
+                {getName().str(), getBufferDimSelector(buffer, d), {}});
+  }
+
+  DiagnosedSilenceableFailure check(MoveState &state,
+                                    const MoveRequest &request,
+                                    Location errorLoc) const override {
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    if (!expectParams(request, 0, errorLoc, diag))
+      return diag;
+    auto resolved = resolveBufferDim(state.getKernel(), request.location);
+    if (!resolved)
+      return fail(request, errorLoc, llvm::toString(resolved.takeError()));
+    auto [buffer, k] = *resolved;
+    auto note = [&](DiagnosedSilenceableFailure d, Location loc,
+                    const Twine &what) {
+      d.attachNote(loc) << what;
+      return d;
+    };
+    if (buffer.isArgument())
+      return note(fail(request, errorLoc,
+                       "'" + buffer.getName() +
+                           "' is a kernel argument; its storage belongs to "
+                           "the caller (NM1)"),
+                  buffer.getLoc(), "declared here");
+    if (buffer.getReused()[k])
+      return note(fail(request, errorLoc,
+                       "dimension " + Twine(k) + " of '" + buffer.getName() +
+                           "' is already non-materialized"),
+                  buffer.getLoc(), "declared here");
+
+    std::vector<BufferAccess> accesses =
+        collectBufferAccesses(state.getKernel(), buffer);
+    for (const BufferAccess &a : accesses)
+      for (auto scope = a.leaf->getParentOfType<ScopeOp>(); scope;
+           scope = scope->getParentOfType<ScopeOp>())
+        if (scope.getMode() != Mode::seq && scope.getMode() != Mode::unroll)
+          return note(fail(request, errorLoc,
+                           "'" + buffer.getName() +
+                               "' is accessed under a parallel, vector or "
+                               "GPU scope; reuse it before setting modes"),
+                      scope.getLoc(), "scope with a mode");
+
+    // NM2: the reuse depth r is the deepest depth any dim-k index uses.
+    int r = -1;
+    for (const BufferAccess &a : accesses)
+      r = std::max(r, static_cast<int>(a.indices[k].coeffs.size()) - 1);
+    if (r < 0) {
+      // Every dim-k index is a constant: legal only if it is one slot.
+      for (const BufferAccess &a : accesses)
+        if (a.indices[k].constant != accesses.front().indices[k].constant)
+          return note(fail(request, errorLoc,
+                           "dimension " + Twine(k) + " is indexed by "
+                           "different constants, which would share one slot"),
+                      a.leaf->getLoc(), "this access");
+      return DiagnosedSilenceableFailure::success();
+    }
+    for (const BufferAccess &a : accesses)
+      if (static_cast<int>(getNodeDepth(a.leaf)) <= r)
+        return note(fail(request, errorLoc,
+                         "an access sits outside the reuse scope at depth " +
+                             Twine(r) + " (NM2)"),
+                    a.leaf->getLoc(), "this leaf");
+
+    // NM3: one dim-k index per reuse scope.
+    llvm::DenseMap<Operation *, const BufferAccess *> firstInScope;
+    for (const BufferAccess &a : accesses) {
+      Operation *rho = ancestorAtDepth(a.leaf, r);
+      auto [it, inserted] = firstInScope.try_emplace(rho, &a);
+      const LinearForm &mine = a.indices[k], &theirs = it->second->indices[k];
+      if (!inserted &&
+          (mine.coeffs != theirs.coeffs || mine.constant != theirs.constant)) {
+        DiagnosedSilenceableFailure d =
+            fail(request, errorLoc,
+                 "two accesses in one reuse scope index dimension " +
+                     Twine(k) + " differently, so they would share a slot "
+                     "(NM3)");
+        d.attachNote(it->second->leaf->getLoc()) << "this access";
+        d.attachNote(a.leaf->getLoc()) << "and this one";
+        return d;
+      }
+    }
+
+    // NM4: every read is covered by an earlier write in the same iteration.
+    for (const BufferAccess &read : accesses) {
+      if (!read.reads)
+        continue;
+      Operation *rho = ancestorAtDepth(read.leaf, r);
+      bool covered = llvm::any_of(accesses, [&](const BufferAccess &write) {
+        return write.plainWrite && write.order < read.order &&
+               ancestorAtDepth(write.leaf, r) == rho &&
+               commonScopes(write.leaf, read.leaf) > static_cast<unsigned>(r) &&
+               covers(write, read);
+      });
+      if (!covered)
+        return note(fail(request, errorLoc,
+                         "a read of '" + buffer.getName() +
+                             "' is not covered by an earlier write in the "
+                             "same iteration of its reuse scope at depth " +
+                             Twine(r) +
+                             ", so it would see another slot's value (NM4)"),
+                    read.leaf->getLoc(), "the read");
+    }
+    return DiagnosedSilenceableFailure::success();
+  }
+
+  MoveRequest rewrite(MoveState &state,
+                      const MoveRequest &request) const override {
+    auto [buffer, k] = *resolveBufferDim(state.getKernel(), request.location);
+    SmallVector<bool> reused(buffer.getReused());
+    reused[k] = true;
+    buffer.setReused(reused);
+    return {"materialize_dims", request.location, {}};
+  }
+};
+
+class MaterializeDims final : public Move {
+public:
+  StringRef getName() const override { return "materialize_dims"; }
+  StringRef getSummary() const override {
+    return "give a non-materialized (:N) dimension its storage back";
+  }
+
+  void candidates(MoveState &state,
+                  SmallVectorImpl<MoveRequest> &out) const override {
+    for (BufferOp buffer : state.getKernel().getBuffers())
+      for (unsigned d = 0; d < buffer.getRank(); ++d)
+        if (buffer.getReused()[d])
+          out.push_back({getName().str(), getBufferDimSelector(buffer, d), {}});
+  }
+
+  DiagnosedSilenceableFailure check(MoveState &state,
+                                    const MoveRequest &request,
+                                    Location errorLoc) const override {
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    if (!expectParams(request, 0, errorLoc, diag))
+      return diag;
+    auto resolved = resolveBufferDim(state.getKernel(), request.location);
+    if (!resolved)
+      return fail(request, errorLoc, llvm::toString(resolved.takeError()));
+    auto [buffer, k] = *resolved;
+    if (!buffer.getReused()[k]) {
+      diag = fail(request, errorLoc,
+                  "dimension " + Twine(k) + " of '" + buffer.getName() +
+                      "' is already materialized");
+      diag.attachNote(buffer.getLoc()) << "declared here";
+      return diag;
+    }
+    return DiagnosedSilenceableFailure::success();
+  }
+
+  MoveRequest rewrite(MoveState &state,
+                      const MoveRequest &request) const override {
+    auto [buffer, k] = *resolveBufferDim(state.getKernel(), request.location);
+    SmallVector<bool> reused(buffer.getReused());
+    reused[k] = false;
+    buffer.setReused(reused);
+    return {"reuse_dims", request.location, {}};
+  }
+};
+} // namespace
+
+const Move *perfdojo::moves::getReuseDimsMove() {
+  static ReuseDims move;
+  return &move;
+}
+
+const Move *perfdojo::moves::getMaterializeDimsMove() {
+  static MaterializeDims move;
+  return &move;
+}

@@ -1,0 +1,257 @@
+//===- SplitScope.cpp - split_scope and merge_scopes ----------------------===//
+//
+// split_scope a@d f        (inverse: merge_scopes a@d)
+//   A plain scope of size s at depth d becomes a scope of size s/f holding a
+//   scope of size f; inside, {d} := f*{d} + {d+1} and deeper depths shift
+//   by one.
+//   Legality: the scope has no mode; 1 < f < s and f divides s. No
+//   dependence test: v -> (v div f, v mod f) is an order isomorphism, so
+//   every instance keeps its place in the execution order and touches the
+//   same elements.
+//
+// merge_scopes a@d         (inverse: split_scope a@d q)
+//   A plain scope (size p) whose only child is a plain scope (size q)
+//   becomes one scope of size p*q.
+//   Legality: every index form below has coef({d}) = q * coef({d+1}), so
+//   q*{d} + {d+1} collapses to the new {d} and no div/mod is ever needed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MoveKinds.h"
+
+#include "mlir/IR/Builders.h"
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+using namespace perfdojo::moves;
+
+namespace {
+
+/// The scope named by `request`, or null with `diag` set.
+ScopeOp resolvePlainScope(MoveState &state, const MoveRequest &request,
+                          Location errorLoc, DiagnosedSilenceableFailure &diag,
+                          StringRef what) {
+  Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
+  if (!node)
+    return {};
+  auto scope = dyn_cast<ScopeOp>(node);
+  if (!scope) {
+    diag = fail(request, errorLoc, request.location + " is a leaf; " + what +
+                                       " needs a scope");
+    diag.attachNote(node->getLoc()) << "the leaf";
+    return {};
+  }
+  if (scope.getMode() != Mode::seq) {
+    diag = fail(request, errorLoc,
+                "the scope has a mode; " + what +
+                    " needs a plain scope (clear the mode first)");
+    diag.attachNote(scope.getLoc()) << "the scope";
+    return {};
+  }
+  return scope;
+}
+
+class SplitScope final : public Move {
+public:
+  StringRef getName() const override { return "split_scope"; }
+  StringRef getSummary() const override {
+    return "tile a scope of size s into s/f x f";
+  }
+
+  void candidates(MoveState &state,
+                  SmallVectorImpl<MoveRequest> &out) const override {
+    for (ScopeOp scope : collectScopes(state.getKernel())) {
+      int64_t s = scope.getSize();
+      if (scope.getMode() != Mode::seq)
+        continue;
+      std::string location = getNodeSelector(scope);
+      // Every proper divisor, in increasing order.
+      SmallVector<int64_t> small, large;
+      for (int64_t f = 2; f * f <= s; ++f) {
+        if (s % f)
+          continue;
+        small.push_back(f);
+        if (f * f != s)
+          large.push_back(s / f);
+      }
+      small.append(large.rbegin(), large.rend());
+      for (int64_t f : small)
+        out.push_back({getName().str(), location, {f}});
+    }
+  }
+
+  DiagnosedSilenceableFailure check(MoveState &state,
+                                    const MoveRequest &request,
+                                    Location errorLoc) const override {
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    if (!expectParams(request, 1, errorLoc, diag))
+      return diag;
+    ScopeOp scope =
+        resolvePlainScope(state, request, errorLoc, diag, "split_scope");
+    if (!scope)
+      return diag;
+    int64_t s = scope.getSize(), f = request.params[0];
+    if (f <= 1 || f >= s) {
+      diag = fail(request, errorLoc,
+                  "split factor " + Twine(f) + " must lie strictly between 1 "
+                  "and the scope size " + Twine(s));
+      diag.attachNote(scope.getLoc()) << "the scope";
+      return diag;
+    }
+    if (s % f) {
+      diag = fail(request, errorLoc,
+                  "split factor " + Twine(f) + " does not divide scope size " +
+                      Twine(s));
+      diag.attachNote(scope.getLoc()) << "the scope";
+      return diag;
+    }
+    return DiagnosedSilenceableFailure::success();
+  }
+
+  MoveRequest rewrite(MoveState &state,
+                      const MoveRequest &request) const override {
+    auto scope = cast<ScopeOp>(*resolveNode(state.getKernel(),
+                                            request.location));
+    unsigned d = scope.getDepth();
+    int64_t f = request.params[0];
+    // {d} := f*{d} + {d+1}; {k>d} := {k+1}.
+    rewriteIndices(scope, [&](const LinearForm &in) {
+      LinearForm out;
+      out.constant = in.constant;
+      for (unsigned k = 0; k < in.coeffs.size(); ++k) {
+        int64_t c = in.coeffs[k];
+        if (c == 0)
+          continue;
+        auto add = [&](unsigned depth, int64_t v) {
+          if (out.coeffs.size() <= depth)
+            out.coeffs.resize(depth + 1, 0);
+          out.coeffs[depth] += v;
+        };
+        if (k < d) {
+          add(k, c);
+        } else if (k == d) {
+          add(d, c * f);
+          add(d + 1, c);
+        } else {
+          add(k + 1, c);
+        }
+      }
+      return out;
+    });
+    OpBuilder builder(scope.getContext());
+    builder.setInsertionPointToStart(&scope.getBlock());
+    auto inner = ScopeOp::create(builder, scope.getLoc(), f, Mode::seq);
+    Block &innerBlock = inner.getBlock();
+    innerBlock.getOperations().splice(
+        innerBlock.end(), scope.getBlock().getOperations(),
+        std::next(Block::iterator(inner)), scope.getBlock().end());
+    scope.setSize(scope.getSize() / f);
+    return {"merge_scopes", getNodeSelector(scope), {}};
+  }
+};
+
+class MergeScopes final : public Move {
+public:
+  StringRef getName() const override { return "merge_scopes"; }
+  StringRef getSummary() const override {
+    return "collapse a perfect pair of scopes p x q into one of size p*q";
+  }
+
+  void candidates(MoveState &state,
+                  SmallVectorImpl<MoveRequest> &out) const override {
+    for (ScopeOp scope : collectScopes(state.getKernel()))
+      if (llvm::hasSingleElement(scope.getBlock()) &&
+          isa<ScopeOp>(scope.getBlock().front()))
+        out.push_back({getName().str(), getNodeSelector(scope), {}});
+  }
+
+  DiagnosedSilenceableFailure check(MoveState &state,
+                                    const MoveRequest &request,
+                                    Location errorLoc) const override {
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    if (!expectParams(request, 0, errorLoc, diag))
+      return diag;
+    ScopeOp outer =
+        resolvePlainScope(state, request, errorLoc, diag, "merge_scopes");
+    if (!outer)
+      return diag;
+    auto inner = dyn_cast<ScopeOp>(outer.getBlock().front());
+    if (!llvm::hasSingleElement(outer.getBlock()) || !inner) {
+      diag = fail(request, errorLoc,
+                  "the scope's only child must be a scope to merge with");
+      diag.attachNote(outer.getLoc()) << "the outer scope";
+      return diag;
+    }
+    if (inner.getMode() != Mode::seq) {
+      diag = fail(request, errorLoc,
+                  "the inner scope has a mode; merge_scopes needs plain "
+                  "scopes (clear the mode first)");
+      diag.attachNote(inner.getLoc()) << "the inner scope";
+      return diag;
+    }
+    unsigned d = outer.getDepth();
+    int64_t q = inner.getSize();
+    std::optional<LinearForm> bad;
+    allIndices(inner, [&](const LinearForm &form) {
+      if (form.coeff(d) == q * form.coeff(d + 1))
+        return true;
+      bad = form;
+      return false;
+    });
+    if (bad) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      printIndexExpr(os, buildAffineExpr(*bad, outer.getContext()));
+      diag = fail(request, errorLoc,
+                  "index " + text + " does not combine {" + Twine(d) +
+                      "} and {" + Twine(d + 1) + "} as " + Twine(q) + "*{" +
+                      Twine(d) + "}+{" + Twine(d + 1) +
+                      "}, so the merged scope would need div/mod");
+      diag.attachNote(inner.getLoc()) << "the inner scope";
+      return diag;
+    }
+    return DiagnosedSilenceableFailure::success();
+  }
+
+  MoveRequest rewrite(MoveState &state,
+                      const MoveRequest &request) const override {
+    auto outer = cast<ScopeOp>(*resolveNode(state.getKernel(),
+                                            request.location));
+    auto inner = cast<ScopeOp>(outer.getBlock().front());
+    unsigned d = outer.getDepth();
+    int64_t q = inner.getSize();
+    // c*(q*{d} + {d+1}) + rest  ->  c*{d} + rest; {k>d+1} := {k-1}.
+    rewriteIndices(inner, [&](const LinearForm &in) {
+      LinearForm out;
+      out.constant = in.constant;
+      for (unsigned k = 0; k < in.coeffs.size(); ++k) {
+        if (k == d)
+          continue; // folded into {d+1}'s coefficient
+        unsigned to = k < d ? k : k - 1;
+        if (out.coeffs.size() <= to)
+          out.coeffs.resize(to + 1, 0);
+        out.coeffs[to] += in.coeffs[k];
+      }
+      return out;
+    });
+    Block &outerBlock = outer.getBlock();
+    outerBlock.getOperations().splice(outerBlock.end(),
+                                      inner.getBlock().getOperations());
+    inner.erase();
+    outer.setSize(outer.getSize() * q);
+    return {"split_scope", getNodeSelector(outer), {q}};
+  }
+};
+
+} // namespace
+
+const Move *perfdojo::moves::getSplitScopeMove() {
+  static SplitScope move;
+  return &move;
+}
+
+const Move *perfdojo::moves::getMergeScopesMove() {
+  static MergeScopes move;
+  return &move;
+}
