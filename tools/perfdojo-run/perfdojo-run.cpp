@@ -67,6 +67,17 @@ struct Checksum {
   double sum = 0, l2 = 0;
 };
 
+/// A JSON number, or the string "inf", "-inf" or "nan": JSON has no
+/// spelling for non-finite numbers, and printing them raw makes the whole
+/// document unparsable.
+llvm::json::Value jsonNumber(double v) {
+  if (std::isfinite(v))
+    return v;
+  if (std::isnan(v))
+    return "nan";
+  return v < 0 ? "-inf" : "inf";
+}
+
 Checksum checksum(const HostBuffer &buffer) {
   Checksum c;
   for (int64_t i = 0; i < buffer.size(); ++i) {
@@ -201,8 +212,8 @@ int main(int argc, char **argv) {
     Checksum c = checksum(args[i]);
     llvm::json::Object out{{"name", args[i].getName()},
                            {"type", shapeOf(buffer)},
-                           {"sum", c.sum},
-                           {"l2", c.l2}};
+                           {"sum", jsonNumber(c.sum)},
+                           {"l2", jsonNumber(c.l2)}};
     os << "output " << args[i].getName() << " " << shapeOf(buffer)
        << ": sum " << llvm::format("%.9g", c.sum) << ", l2 "
        << llvm::format("%.9g", c.l2) << "\n";
@@ -212,7 +223,7 @@ int main(int argc, char **argv) {
       Comparison cmp = compareBuffers(args[i], refArgs[i], tol);
       allPassed &= cmp.passed();
       out["valid"] = cmp.passed();
-      out["max_scaled_error"] = cmp.maxScaledError;
+      out["max_scaled_error"] = jsonNumber(cmp.maxScaledError);
       os << "  " << (cmp.passed() ? "matches" : "MISMATCH against")
          << " the f64 reference: " << describe(cmp) << "\n";
     }

@@ -77,6 +77,9 @@ TEST(TextSyntax, ConstantsPrintShortestAndReadBack) {
   EXPECT_EQ(printConst(1.5), "1.5");
   EXPECT_EQ(printConst(1.5e-5), "1.5e-5");
   EXPECT_EQ(printConst(1e20), "1.0e20");
+  EXPECT_EQ(printConst(40), "40");
+  EXPECT_EQ(printConst(720000), "720000");
+  EXPECT_EQ(printConst(-3), "-3");
   EXPECT_EQ(printConst(-0.1), "-0.1");
   EXPECT_EQ(printConst(std::numeric_limits<double>::infinity()), "inf");
   EXPECT_EQ(printConst(-std::numeric_limits<double>::infinity()), "-inf");

@@ -65,6 +65,7 @@ public:
   }
 
   bool consumeIf(char c) {
+    skipSpaces();
     lastToken = pos;
     if (peek() != c)
       return false;
@@ -80,19 +81,20 @@ public:
     return true;
   }
 
-  bool parseOptionalInteger(int64_t &value) {
+  OptionalParseResult parseOptionalInteger(int64_t &value) {
     skipSpaces();
     lastToken = pos;
     size_t end = pos;
     while (end < line.size() && llvm::isDigit(line[end]))
       ++end;
     if (end == pos)
-      return false;
-    if (line.substr(pos, end - pos).getAsInteger(10, value))
-      return emitError("integer '" + line.substr(pos, end - pos) +
-                       "' is too large");
+      return std::nullopt;
+    if (line.substr(pos, end - pos).getAsInteger(10, value)) {
+      emitError("integer '" + line.substr(pos, end - pos) + "' is too large");
+      return failure();
+    }
     pos = end;
-    return true;
+    return success();
   }
 
   bool parseOptionalIdentifier(std::string &name) {
@@ -176,14 +178,20 @@ public:
   }
 
   bool emitErrorAtLastToken(const Twine &msg) {
-    mlir::emitError(FileLineColLoc::get(file, lineNo, lastToken + 1)) << msg;
+    return emitErrorAt(lastToken, msg);
+  }
+
+  size_t getLastTokenLoc() { return lastToken; }
+
+  bool emitErrorAt(size_t column, const Twine &msg) {
+    mlir::emitError(FileLineColLoc::get(file, lineNo, column + 1)) << msg;
     return false;
   }
 
   /// Text from the current position to the end of the line, for messages.
   StringRef rest() {
     skipSpaces();
-    return line.substr(pos);
+    return line.substr(pos).rtrim(" \t\r");
   }
 
 private:
@@ -227,7 +235,8 @@ private:
       return emitError(at) << "buffer declarations must precede the tree";
     TextParser<LineSource> grammar(src, std::nullopt);
     BufferDecl decl;
-    if (!grammar.parseBufferDecl(decl) || failed(expectEnd(src, "buffer")))
+    if (!grammar.parseBufferDecl(decl) ||
+        failed(expectEnd(src, "the buffer declaration")))
       return failure();
     builder.setInsertionPointToEnd(&kernel.getBlock());
     SmallVector<StringRef> arrays(decl.arrays.begin(), decl.arrays.end());
@@ -269,7 +278,7 @@ private:
       int64_t size;
       if (!llvm::isDigit(src.peek()))
         break;
-      if (!src.parseOptionalInteger(size))
+      if (failed(*src.parseOptionalInteger(size)))
         return failure();
       Mode mode = Mode::seq;
       if (src.consumeIf(':')) {
@@ -296,7 +305,8 @@ private:
     Location at = src.loc();
     TextParser<LineSource> grammar(src, open.size());
     Statement stmt;
-    if (!grammar.parseStatement(stmt) || failed(expectEnd(src, "statement")))
+    if (!grammar.parseStatement(stmt) ||
+        failed(expectEnd(src, "the statement (one operation per statement)")))
       return failure();
     builder.setInsertionPointToEnd(parent);
     MLIRContext *ctx = builder.getContext();
@@ -312,8 +322,7 @@ private:
     if (src.atEnd())
       return success();
     return emitError(src.loc())
-           << "unexpected '" << src.rest() << "' after the " << what
-           << " (one operation per statement)";
+           << "unexpected '" << src.rest() << "' after " << what;
   }
 
   KernelOp kernel;

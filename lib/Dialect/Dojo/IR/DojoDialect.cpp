@@ -38,8 +38,13 @@ Attribute AccessAttr::parse(AsmParser &parser, Type) {
   TextParser<MLIRAsmSource> grammar(src, std::nullopt);
   std::string name;
   SmallVector<AffineExpr, 4> indices;
-  if (parser.parseLess() || !src.parseOptionalIdentifier(name) ||
-      !grammar.parseIndexList(indices) || parser.parseGreater())
+  if (parser.parseLess())
+    return {};
+  if (!src.parseOptionalIdentifier(name)) {
+    src.emitError("expected an array name");
+    return {};
+  }
+  if (!grammar.parseIndexList(indices) || parser.parseGreater())
     return {};
   MLIRContext *ctx = parser.getContext();
   return AccessAttr::get(ctx, StringAttr::get(ctx, name),

@@ -353,7 +353,14 @@ private:
     if (failed(out))
       return failure();
     Type type = out->getElementType();
-    for (Attribute input : leaf.getInputs()) {
+    for (auto [j, input] : llvm::enumerate(leaf.getInputs())) {
+      // An index value is computed in 64-bit integers over the whole box.
+      if (auto index = dyn_cast<IndexValueAttr>(input)) {
+        if (!getLinearForm(index.getExpr().getResult(0))->range(sizes))
+          return leaf.emitOpError("index value operand ")
+                 << j << " overflows 64-bit integers over the iteration box";
+        continue;
+      }
       auto access = dyn_cast<AccessAttr>(input);
       if (!access)
         continue;

@@ -2,11 +2,13 @@
 
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringSwitch.h"
 
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 using namespace mlir;
 
@@ -144,8 +146,14 @@ void printConstant(llvm::raw_ostream &os, double value) {
     os << "nan";
     return;
   }
-  // Shortest "%g" spelling that reads back to the same double.
   char buf[64];
+  // Integers print plainly (`720000`, not `7.2e5`) while they are short and
+  // exact; everything else as the fewest "%g" digits that read back.
+  if (value == std::trunc(value) && std::abs(value) < 1e16) {
+    std::snprintf(buf, sizeof(buf), "%.0f", value);
+    os << (std::strcmp(buf, "-0") == 0 ? "-0.0" : buf);
+    return;
+  }
   for (int precision = 1; precision <= 17; ++precision) {
     std::snprintf(buf, sizeof(buf), "%.*g", precision, value);
     if (std::strtod(buf, nullptr) == value)
@@ -248,17 +256,17 @@ bool MLIRAsmSource::consumeIf(char c) {
   }
 }
 
-bool MLIRAsmSource::parseOptionalInteger(int64_t &value) {
+OptionalParseResult MLIRAsmSource::parseOptionalInteger(int64_t &value) {
   // Callers consume '-' themselves, so a negative literal here is an error.
   mark();
   OptionalParseResult result = parser.parseOptionalInteger(value);
-  if (!result.has_value())
-    return false;
-  if (failed(*result))
-    return false;
-  if (value < 0)
-    return emitError("unexpected negative integer");
-  return true;
+  if (!result.has_value() || failed(*result))
+    return result;
+  if (value < 0) {
+    emitErrorAtLastToken("unexpected negative integer");
+    return failure();
+  }
+  return success();
 }
 
 bool MLIRAsmSource::parseOptionalIdentifier(std::string &name) {
@@ -278,7 +286,12 @@ bool MLIRAsmSource::parseNumber(double &value) {
   if (asInteger.has_value()) {
     if (failed(*asInteger))
       return false;
-    value = static_cast<double>(integer.getSExtValue());
+    // The literal may be wider than 64 bits (`100000000000000000000`);
+    // round it to the nearest double as strtod does for `.dojo` text.
+    APFloat converted(APFloat::IEEEdouble());
+    converted.convertFromAPInt(integer, /*IsSigned=*/true,
+                               APFloat::rmNearestTiesToEven);
+    value = converted.convertToDouble();
     return true;
   }
   return succeeded(parser.parseFloat(value));
@@ -308,7 +321,11 @@ bool MLIRAsmSource::emitError(const llvm::Twine &msg) {
 }
 
 bool MLIRAsmSource::emitErrorAtLastToken(const llvm::Twine &msg) {
-  parser.emitError(lastToken, msg);
+  return emitErrorAt(lastToken, msg);
+}
+
+bool MLIRAsmSource::emitErrorAt(llvm::SMLoc loc, const llvm::Twine &msg) {
+  parser.emitError(loc, msg);
   return false;
 }
 

@@ -29,10 +29,15 @@
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include <limits>
 #include <string>
 
 namespace perfdojo {
+
+/// Scope depths `{k}` the grammar accepts: k < kMaxScopeDepth.
+constexpr int64_t kMaxScopeDepth = 1 << 16;
 
 /// A parsed leaf statement, ready to become a `dojo.leaf`.
 struct Statement {
@@ -82,7 +87,10 @@ void printStatement(llvm::raw_ostream &os, dojo::LeafOp leaf);
 
 /// The grammar. `Source` provides:
 ///   bool consumeIf(char c);                 // one punctuation character
-///   bool parseOptionalInteger(int64_t &v);  // a non-negative integer
+///   mlir::OptionalParseResult parseOptionalInteger(int64_t &v);
+///                                           // a non-negative integer; a
+///                                           // malformed one is reported
+///                                           // and fails
 ///   bool parseOptionalIdentifier(std::string &name);
 ///   bool parseNumber(double &v);            // required; reports errors
 ///   bool parseOptionalKeywordIn(std::string &word,
@@ -92,6 +100,8 @@ void printStatement(llvm::raw_ostream &os, dojo::LeafOp leaf);
 ///   bool emitError(const llvm::Twine &msg); // reports, returns false
 ///   bool emitErrorAtLastToken(const llvm::Twine &msg); // same, at the
 ///                                           // start of the last token
+///   Loc getLastTokenLoc();                  // start of the last token
+///   bool emitErrorAt(Loc loc, const llvm::Twine &msg);
 ///   mlir::MLIRContext *getContext();
 /// Every method returns true on success. `maxDepth` (if set) rejects `{k}`
 /// with k >= maxDepth at the point where it is written.
@@ -121,10 +131,11 @@ public:
     if (!src.consumeIf(']')) {
       do {
         int64_t extent, pad = 0;
-        if (!src.parseOptionalInteger(extent))
-          return src.emitError("expected a dimension size");
-        if (src.consumeIf('+') && !src.parseOptionalInteger(pad))
-          return src.emitError("expected the padding after '+'");
+        if (!parseInteger(extent, "expected a dimension size"))
+          return false;
+        if (src.consumeIf('+') &&
+            !parseInteger(pad, "expected the padding after '+'"))
+          return false;
         bool reused = false;
         if (src.consumeIf(':')) {
           std::string flag;
@@ -193,17 +204,20 @@ public:
         sign = -1;
       else if (!first && !src.consumeIf('+'))
         break;
+      // The sign, or the first term: where an overflow is reported.
+      auto termLoc = src.getLastTokenLoc();
       int64_t coeff = 0;
       std::optional<unsigned> depth;
       if (!parseTerm(coeff, depth))
         return false;
-      if (depth) {
-        if (form.coeffs.size() <= *depth)
-          form.coeffs.resize(*depth + 1, 0);
-        form.coeffs[*depth] += sign * coeff;
-      } else {
-        form.constant += sign * coeff;
-      }
+      if (depth && form.coeffs.size() <= *depth)
+        form.coeffs.resize(*depth + 1, 0);
+      int64_t &sum = depth ? form.coeffs[*depth] : form.constant;
+      // INT64_MIN has no printable magnitude, so it counts as overflow too.
+      if (llvm::AddOverflow(sum, sign * coeff, sum) ||
+          sum == std::numeric_limits<int64_t>::min())
+        return src.emitErrorAt(termLoc,
+                               "index expression overflows 64-bit integers");
       first = false;
     }
     result = buildAffineExpr(form, src.getContext());
@@ -211,15 +225,31 @@ public:
   }
 
 private:
+  /// Parses a required non-negative integer; reports `expected` if there is
+  /// none (the source has already reported a malformed one).
+  bool parseInteger(int64_t &value, const llvm::Twine &expected) {
+    mlir::OptionalParseResult result = src.parseOptionalInteger(value);
+    if (!result.has_value())
+      return src.emitError(expected);
+    return mlir::succeeded(*result);
+  }
+
   bool parseDepth(unsigned &depth) {
     int64_t k;
-    if (!src.parseOptionalInteger(k))
-      return src.emitError("expected a scope depth after '{'");
+    if (!parseInteger(k, "expected a scope depth after '{'"))
+      return false;
     if (maxDepth && k >= static_cast<int64_t>(*maxDepth))
       return src.emitErrorAtLastToken(
           "{" + llvm::Twine(k) + "} refers to the scope at depth " +
           llvm::Twine(k) + " but the statement is nested in only " +
           llvm::Twine(*maxDepth) + " scope(s)");
+    // Without a nesting bound (MLIR syntax) the verifier judges the depth
+    // later; the cap keeps `{4294967296}` from wrapping to `{0}` and a huge
+    // depth from allocating a coefficient per level.
+    if (k >= kMaxScopeDepth)
+      return src.emitErrorAtLastToken("scope depth " + llvm::Twine(k) +
+                                      " exceeds the limit of " +
+                                      llvm::Twine(kMaxScopeDepth));
     if (!src.consumeIf('}'))
       return src.emitError("expected '}' after scope depth");
     depth = static_cast<unsigned>(k);
@@ -234,12 +264,14 @@ private:
         return false;
       depth = k;
       coeff = 1;
-      if (src.consumeIf('*') && !src.parseOptionalInteger(coeff))
-        return src.emitError("expected an integer coefficient after '*'");
+      if (src.consumeIf('*') &&
+          !parseInteger(coeff, "expected an integer coefficient after '*'"))
+        return false;
       return true;
     }
-    if (!src.parseOptionalInteger(coeff))
-      return src.emitError("expected '{k}' or an integer in index expression");
+    if (!parseInteger(coeff,
+                      "expected '{k}' or an integer in index expression"))
+      return false;
     if (src.consumeIf('*')) {
       unsigned k;
       if (!src.consumeIf('{'))
@@ -277,8 +309,9 @@ private:
   bool parseRhs(Statement &stmt) {
     std::string name;
     if (src.parseOptionalIdentifier(name)) {
+      auto nameLoc = src.getLastTokenLoc();
       if (src.consumeIf('('))
-        return parseCall(name, stmt);
+        return parseCall(name, nameLoc, stmt);
       mlir::Attribute first;
       if (!parseOperandAfterName(name, first))
         return false;
@@ -311,10 +344,11 @@ private:
     return true;
   }
 
-  bool parseCall(llvm::StringRef name, Statement &stmt) {
+  template <typename Loc>
+  bool parseCall(llvm::StringRef name, Loc nameLoc, Statement &stmt) {
     std::optional<dojo::OpKind> kind = lookupFunction(name);
     if (!kind)
-      return src.emitErrorAtLastToken("unknown function '" + name + "'");
+      return src.emitErrorAt(nameLoc, "unknown function '" + name + "'");
     stmt.kind = *kind;
     do {
       mlir::Attribute operand;
@@ -326,9 +360,10 @@ private:
       return src.emitError("expected ',' or ')' after function operand");
     unsigned arity = dojo::LeafOp::getArity(*kind);
     if (stmt.inputs.size() != arity)
-      return src.emitError("function '" + name + "' takes " +
-                           llvm::Twine(arity) + " operand(s) but " +
-                           llvm::Twine(stmt.inputs.size()) + " were given");
+      return src.emitErrorAt(
+          nameLoc, "function '" + name + "' takes " + llvm::Twine(arity) +
+                       " operand(s) but " + llvm::Twine(stmt.inputs.size()) +
+                       " were given");
     return true;
   }
 
@@ -358,7 +393,8 @@ private:
     if (src.consumeIf('-')) {
       if (src.parseOptionalIdentifier(name)) {
         if (name != "inf")
-          return src.emitError("expected a number or 'inf' after '-'");
+          return src.emitErrorAtLastToken(
+              "expected a number or 'inf' after '-'");
         value = -std::numeric_limits<double>::infinity();
       } else if (!src.parseNumber(value)) {
         return false;
@@ -396,7 +432,7 @@ class MLIRAsmSource {
 public:
   explicit MLIRAsmSource(mlir::AsmParser &parser) : parser(parser) {}
   bool consumeIf(char c);
-  bool parseOptionalInteger(int64_t &value);
+  mlir::OptionalParseResult parseOptionalInteger(int64_t &value);
   bool parseOptionalIdentifier(std::string &name);
   bool parseOptionalKeywordIn(std::string &word,
                               llvm::ArrayRef<llvm::StringRef> allowed);
@@ -405,6 +441,8 @@ public:
   bool parseElementType(mlir::Type &type);
   bool emitError(const llvm::Twine &msg);
   bool emitErrorAtLastToken(const llvm::Twine &msg);
+  llvm::SMLoc getLastTokenLoc() { return lastToken; }
+  bool emitErrorAt(llvm::SMLoc loc, const llvm::Twine &msg);
   mlir::MLIRContext *getContext() { return parser.getContext(); }
 
 private:

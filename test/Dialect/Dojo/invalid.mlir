@@ -1,0 +1,696 @@
+// RUN: perfdojo-opt %s -split-input-file -verify-diagnostics
+
+// One case per diagnostic of the dojo dialect: the op verifiers and the
+// kernel's region verifier (DojoVerifier.cpp), the custom assembly
+// (DojoOps.cpp, the grammar of TextSyntax.h) and the attribute parsers
+// (DojoDialect.cpp). Cases that need what the custom assembly cannot spell
+// use the generic form.
+
+//===----------------------------------------------------------------------===//
+// dojo.buffer
+//===----------------------------------------------------------------------===//
+
+dojo.kernel @negative_buffer_name_not_identifier {
+  // expected-error @below {{'dojo.buffer' op buffer name 'inf' is not an identifier ([A-Za-z_][A-Za-z0-9_]*, not 'inf' or 'nan')}}
+  dojo.buffer inf f32 [4] heap
+}
+
+// -----
+
+dojo.kernel @negative_buffer_element_type {
+  // expected-error @below {{'dojo.buffer' op element type 'i64' is not supported; expected f16, bf16, f32, f64, i8 or i32}}
+  dojo.buffer x i64 [4] heap
+}
+
+// -----
+
+dojo.kernel @negative_buffer_flags_per_dimension {
+  // expected-error @below {{'dojo.buffer' op padding and reuse flags must have one entry per dimension (1)}}
+  "dojo.buffer"() <{arrays = [], element_type = f32, location = 0 : i32, name = "x", padding = array<i64>, reused = array<i1: false>, role = 0 : i32, shape = array<i64: 4>}> : () -> ()
+}
+
+// -----
+
+dojo.kernel @negative_buffer_dimension_size {
+  // expected-error @below {{'dojo.buffer' op dimension 1 has size 0; sizes must be >= 1}}
+  dojo.buffer x f32 [4, 0] heap
+}
+
+// -----
+
+dojo.kernel @negative_buffer_negative_padding {
+  // expected-error @below {{'dojo.buffer' op dimension 0 has negative padding -1}}
+  "dojo.buffer"() <{arrays = [], element_type = f32, location = 0 : i32, name = "x", padding = array<i64: -1>, reused = array<i1: false>, role = 0 : i32, shape = array<i64: 4>}> : () -> ()
+}
+
+// -----
+
+dojo.kernel @negative_argument_not_materialized {
+  // expected-error @below {{'dojo.buffer' op dimension 0 of argument buffer 'x' cannot be non-materialized (:N): the caller owns its storage}}
+  dojo.buffer x f32 [4:N] heap in
+}
+
+// -----
+
+dojo.kernel @negative_argument_padded {
+  // expected-error @below {{'dojo.buffer' op dimension 1 of argument buffer 'y' cannot be padded: the caller owns its layout}}
+  dojo.buffer y f32 [4, 4+1] heap out
+}
+
+// -----
+
+dojo.kernel @negative_argument_shared_arrays {
+  // expected-error @below {{'dojo.buffer' op argument buffer 'x' cannot hold shared arrays ('->')}}
+  dojo.buffer x f32 [4] heap inout -> a, b
+}
+
+// -----
+
+dojo.kernel @negative_array_name_not_identifier {
+  // expected-error @below {{'dojo.buffer' op array name 'a.b' is not an identifier}}
+  dojo.buffer t f32 [4] heap -> a.b
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// dojo.scope
+//===----------------------------------------------------------------------===//
+
+dojo.kernel @negative_scope_size {
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{'dojo.scope' op scope size must be at least 1, got 0}}
+  dojo.scope 0 {
+    dojo.leaf y[0] = 1
+  }
+}
+
+// -----
+
+dojo.kernel @negative_scope_empty {
+  dojo.buffer y f32 [4] heap
+  // expected-error @below {{'dojo.scope' op scope has no children}}
+  dojo.scope 4 {
+  }
+}
+
+// -----
+
+dojo.kernel @negative_vector_not_innermost {
+  dojo.buffer y f32 [4, 8] heap out
+  // expected-error @below {{'dojo.scope' op a vector scope must be innermost, but it contains a scope of size 8}}
+  dojo.scope 4:v {
+    dojo.scope 8 {
+      dojo.leaf y[{0}, {1}] = 1
+    }
+  }
+}
+
+// -----
+
+dojo.kernel @negative_parallel_in_gpu {
+  dojo.buffer y f32 [4, 8] heap out
+  // expected-note @below {{enclosing :g scope here}}
+  dojo.scope 4:g {
+    // expected-error @below {{'dojo.scope' op scope mode :p cannot be nested in a parallel or GPU scope}}
+    dojo.scope 8:p {
+      dojo.leaf y[{0}, {1}] = 1
+    }
+  }
+}
+
+// -----
+
+dojo.kernel @negative_unroll_encloses_parallel {
+  dojo.buffer y f32 [4, 8] heap out
+  // expected-error @below {{'dojo.scope' op scope mode :u cannot enclose parallel or GPU scopes}}
+  dojo.scope 4:u {
+    dojo.scope 8:p {
+      dojo.leaf y[{0}, {1}] = 1
+    }
+  }
+}
+
+// -----
+
+dojo.kernel @negative_grid_in_block {
+  dojo.buffer y f32 [2, 4, 8] heap out
+  dojo.scope 2:g {
+    // expected-note @below {{enclosing :b scope here}}
+    dojo.scope 4:b {
+      // expected-error @below {{'dojo.scope' op scope mode :g cannot be nested in a block, warp or parallel scope}}
+      dojo.scope 8:g {
+        dojo.leaf y[{0}, {1}, {2}] = 1
+      }
+    }
+  }
+}
+
+// -----
+
+dojo.kernel @negative_block_outside_grid {
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{'dojo.scope' op a GPU block scope (:b) must be nested in a grid scope (:g)}}
+  dojo.scope 4:b {
+    dojo.leaf y[{0}] = 1
+  }
+}
+
+// -----
+
+dojo.kernel @negative_block_in_warp {
+  dojo.buffer y f32 [2, 4, 8, 2] heap out
+  dojo.scope 2:g {
+    dojo.scope 4:b {
+      // expected-note @below {{enclosing :w scope here}}
+      dojo.scope 8:w {
+        // expected-error @below {{'dojo.scope' op scope mode :b cannot be nested in a warp scope}}
+        dojo.scope 2:b {
+          dojo.leaf y[{0}, {1}, {2}, {3}] = 1
+        }
+      }
+    }
+  }
+}
+
+// -----
+
+dojo.kernel @negative_warp_outside_block {
+  dojo.buffer y f32 [4, 8] heap out
+  dojo.scope 4:g {
+    // expected-error @below {{'dojo.scope' op a GPU warp scope (:w) must be nested in a block scope (:b)}}
+    dojo.scope 8:w {
+      dojo.leaf y[{0}, {1}] = 1
+    }
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// dojo.leaf
+//===----------------------------------------------------------------------===//
+
+dojo.kernel @negative_index_not_linear {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op index 0 of output 'y' is not a sum of constants and constant multiples of {k}}}
+    "dojo.leaf"() <{array = "y", indices = affine_map<(d0) -> (d0 floordiv 2)>, inputs = [1.0], kind = 0 : i32, reduce = 0 : i32}> : () -> ()
+  }
+}
+
+// -----
+
+dojo.kernel @negative_output_index_depth {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op index 0 of output 'y' uses {1} but the leaf is nested in 1 scope(s)}}
+    dojo.leaf y[{1}] = 1
+  }
+}
+
+// -----
+
+dojo.kernel @negative_operand_index_depth {
+  dojo.buffer x f32 [4] heap in
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{'dojo.leaf' op index 0 of operand 'x' uses {0} but the leaf is nested in 0 scope(s)}}
+  dojo.leaf y[0] = x[{0}]
+}
+
+// -----
+
+dojo.kernel @negative_index_value_depth {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op index 0 of index value operand 1 uses {2} but the leaf is nested in 1 scope(s)}}
+    dojo.leaf y[{0}] = 1 + ({0}+{2})
+  }
+}
+
+// -----
+
+dojo.kernel @negative_arity {
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{'dojo.leaf' op operation 'add' takes 2 operand(s) but the leaf has 1}}
+  "dojo.leaf"() <{array = "y", indices = affine_map<() -> (0)>, inputs = [1.0], kind = 1 : i32, reduce = 0 : i32}> : () -> ()
+}
+
+// -----
+
+dojo.kernel @negative_constant_nan {
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{'dojo.leaf' op constant operand 0 is NaN}}
+  "dojo.leaf"() <{array = "y", indices = affine_map<() -> (0)>, inputs = [0x7FF8000000000000 : f64], kind = 0 : i32, reduce = 0 : i32}> : () -> ()
+}
+
+// -----
+
+dojo.kernel @negative_operand_kind {
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{'dojo.leaf' op operand 0 must be an access, a constant or an index value}}
+  "dojo.leaf"() <{array = "y", indices = affine_map<() -> (0)>, inputs = ["y"], kind = 0 : i32, reduce = 0 : i32}> : () -> ()
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// dojo.kernel: the tree as a whole
+//===----------------------------------------------------------------------===//
+
+dojo.kernel @negative_output_never_written {
+  dojo.buffer x f32 [4] heap in
+  // expected-error @below {{'dojo.buffer' op output 'y' is never written}}
+  dojo.buffer y f32 [4] heap out
+  dojo.buffer t f32 [4] heap
+  dojo.leaf t[0] = x[0]
+}
+
+// -----
+
+dojo.kernel @negative_buffer_after_tree {
+  dojo.buffer y f32 [4] heap out
+  dojo.leaf y[0] = 1
+  // expected-error @below {{'dojo.buffer' op buffer declarations must precede the tree}}
+  dojo.buffer t f32 [4] heap
+}
+
+// -----
+
+dojo.kernel @negative_buffer_declared_twice {
+  dojo.buffer t f32 [4] heap -> a
+  // expected-error @below {{'dojo.buffer' op buffer 't' is declared twice}}
+  dojo.buffer t f32 [4] heap -> b
+}
+
+// -----
+
+dojo.kernel @negative_array_stored_twice {
+  dojo.buffer t f32 [4] heap -> a, b
+  // expected-error @below {{'dojo.buffer' op array 'b' is already stored in buffer 't'}}
+  dojo.buffer u f32 [4] heap -> b
+}
+
+// -----
+
+dojo.kernel @negative_op_in_tree {
+  dojo.buffer y f32 [4] heap out
+  dojo.leaf y[0] = 1
+  // expected-error @below {{'builtin.module' op is not allowed in a kernel tree; expected dojo.scope or dojo.leaf}}
+  builtin.module {
+  }
+}
+
+// -----
+
+dojo.kernel @negative_undeclared_output {
+  // expected-error @below {{'dojo.leaf' op output 'z' is not a declared array}}
+  dojo.leaf z[0] = 1
+}
+
+// -----
+
+dojo.kernel @negative_undeclared_operand {
+  dojo.buffer y f32 [4] heap out
+  // A buffer holding shared arrays is not itself an array.
+  dojo.buffer t f32 [4] heap -> t0
+  dojo.leaf t0[0] = 1
+  // expected-error @below {{'dojo.leaf' op operand 't' is not a declared array}}
+  dojo.leaf y[0] = t[0]
+}
+
+// -----
+
+dojo.kernel @negative_rank_mismatch {
+  // expected-note @below {{declared here}}
+  dojo.buffer y f32 [4, 4] heap out
+  // expected-error @below {{'dojo.leaf' op output 'y' has 1 index(es) but 'y' has rank 2}}
+  dojo.leaf y[0] = 1
+}
+
+// -----
+
+dojo.kernel @negative_index_overflow {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op output 'y' index 0 overflows 64-bit integers over the iteration box}}
+    dojo.leaf y[{0}*4611686018427387904] = 1
+  }
+}
+
+// -----
+
+dojo.kernel @negative_index_value_overflow {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op index value operand 1 overflows 64-bit integers over the iteration box}}
+    dojo.leaf y[{0}] = 1 + ({0}*4611686018427387904)
+  }
+}
+
+// -----
+
+dojo.kernel @negative_out_of_bounds {
+  dojo.buffer x f32 [8] heap in
+  // Padding extends scratch buffers but not arguments.
+  // expected-note @below {{declared here}}
+  dojo.buffer t f32 [4+2] heap -> t0
+  dojo.buffer y f32 [8] heap out
+  dojo.scope 8 {
+    // expected-error @below {{'dojo.leaf' op output 't0' index 0 ({0}-1) ranges over [-1, 6] but dimension 0 of 't' has extent 6}}
+    dojo.leaf t0[{0}-1] = x[{0}]
+  }
+}
+
+// -----
+
+dojo.kernel @negative_out_of_bounds_operand {
+  // expected-note @below {{declared here}}
+  dojo.buffer x f32 [8] heap in
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op operand 'x' index 0 ({0}*2+2) ranges over [2, 8] but dimension 0 of 'x' has extent 8}}
+    dojo.leaf y[{0}] = x[{0}*2+2]
+  }
+}
+
+// -----
+
+dojo.kernel @negative_element_type_mismatch {
+  dojo.buffer x f64 [4] heap in
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{'dojo.leaf' op operand 'x' has element type 'f64' but the statement computes in 'f32'}}
+  dojo.leaf y[0] = x[0]
+}
+
+// -----
+
+dojo.kernel @negative_read_output_before_write {
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{'dojo.leaf' op reads 'y' before any leaf writes it (output buffers start undefined)}}
+  dojo.leaf y[0] = y[1]
+}
+
+// -----
+
+dojo.kernel @negative_read_scratch_before_write {
+  dojo.buffer t f32 [4] heap -> t0, t1
+  dojo.buffer y f32 [4] heap out
+  dojo.leaf t0[0] = 1
+  // Writing one array of a buffer does not define its other arrays.
+  // expected-error @below {{'dojo.leaf' op reads 't1' before any leaf writes it (scratch buffers start undefined)}}
+  dojo.leaf y[0] = t1[0]
+}
+
+// -----
+
+dojo.kernel @negative_reduce_before_write {
+  dojo.buffer y f32 [4] heap out
+  // A reduction reads its output.
+  // expected-error @below {{'dojo.leaf' op reads 'y' before any leaf writes it (output buffers start undefined)}}
+  dojo.leaf y[0] += 1
+}
+
+// -----
+
+dojo.kernel @negative_writes_input {
+  // expected-note @below {{declared 'in' here}}
+  dojo.buffer x f32 [4] heap in
+  // expected-error @below {{'dojo.leaf' op writes input 'x'}}
+  dojo.leaf x[0] = 1
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Custom assembly: dojo.scope
+//===----------------------------------------------------------------------===//
+
+dojo.kernel @negative_unknown_scope_mode {
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{unknown scope mode ':x'; expected one of u, p, v, g, b, w}}
+  dojo.scope 4:x {
+    dojo.leaf y[{0}] = 1
+  }
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Custom assembly: buffer declarations (TextSyntax.h)
+//===----------------------------------------------------------------------===//
+
+dojo.kernel @negative_missing_buffer_name {
+  // expected-error @below {{expected a buffer name}}
+  dojo.buffer [4] heap
+}
+
+// -----
+
+dojo.kernel @negative_missing_dimension_list {
+  // expected-error @below {{expected '[' to open the dimension list}}
+  dojo.buffer x f32 4 heap
+}
+
+// -----
+
+dojo.kernel @negative_missing_dimension_size {
+  // expected-error @below {{expected a dimension size}}
+  dojo.buffer x f32 [4, ] heap
+}
+
+// -----
+
+dojo.kernel @negative_negative_dimension_size {
+  // expected-error @below {{unexpected negative integer}}
+  dojo.buffer x f32 [-4] heap
+}
+
+// -----
+
+dojo.kernel @negative_dimension_size_too_large {
+  // expected-error @below {{integer value too large}}
+  dojo.buffer x f32 [99999999999999999999] heap
+}
+
+// -----
+
+dojo.kernel @negative_missing_padding {
+  // expected-error @below {{expected the padding after '+'}}
+  dojo.buffer x f32 [4+] heap
+}
+
+// -----
+
+dojo.kernel @negative_missing_reuse_flag {
+  // expected-error @below {{expected 'N' after ':' in a dimension}}
+  dojo.buffer x f32 [4:] heap
+}
+
+// -----
+
+dojo.kernel @negative_wrong_reuse_flag {
+  // expected-error @below {{expected 'N' after ':' in a dimension}}
+  dojo.buffer x f32 [4:M] heap
+}
+
+// -----
+
+dojo.kernel @negative_unclosed_dimension_list {
+  // expected-error @below {{expected ',' or ']' in the dimension list}}
+  dojo.buffer x f32 [4 8] heap
+}
+
+// -----
+
+dojo.kernel @negative_missing_location {
+  dojo.buffer x f32 [4]
+// expected-error @below {{expected a buffer location (heap, stack, reg, gpu_shared, gpu_local, tcdm)}}
+}
+
+// -----
+
+dojo.kernel @negative_unknown_location {
+  // expected-error @below {{unknown buffer location 'rom'; expected heap, stack, reg, gpu_shared, gpu_local or tcdm}}
+  dojo.buffer x f32 [4] rom
+}
+
+// -----
+
+dojo.kernel @negative_missing_array_name {
+  // expected-error @below {{expected an array name after '->'}}
+  dojo.buffer t f32 [4] heap -> a, 3
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Custom assembly: statements (TextSyntax.h)
+//===----------------------------------------------------------------------===//
+
+dojo.kernel @negative_missing_output {
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{expected the name of the output array}}
+  dojo.leaf [0] = 1
+}
+
+// -----
+
+dojo.kernel @negative_missing_index_list {
+  dojo.buffer y f32 [] heap out
+  // expected-error @below {{expected '[' to open an index list}}
+  dojo.leaf y = 1
+}
+
+// -----
+
+dojo.kernel @negative_unclosed_index_list {
+  dojo.buffer y f32 [4, 4] heap out
+  // expected-error @below {{expected ',' or ']' in index list}}
+  dojo.leaf y[0 1] = 1
+}
+
+// -----
+
+dojo.kernel @negative_missing_depth {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{expected a scope depth after '{'}}
+    dojo.leaf y[{}] = 1
+  }
+}
+
+// -----
+
+dojo.kernel @negative_depth_limit {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{scope depth 4294967296 exceeds the limit of 65536}}
+    dojo.leaf y[{4294967296}] = 1
+  }
+}
+
+// -----
+
+dojo.kernel @negative_unclosed_depth {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{expected '}' after scope depth}}
+    dojo.leaf y[{0] = 1
+  }
+}
+
+// -----
+
+dojo.kernel @negative_missing_coefficient {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{expected an integer coefficient after '*'}}
+    dojo.leaf y[{0}*] = 1
+  }
+}
+
+// -----
+
+dojo.kernel @negative_missing_term {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{expected '{k}' or an integer in index expression}}
+    dojo.leaf y[{0}+] = 1
+  }
+}
+
+// -----
+
+dojo.kernel @negative_missing_depth_after_star {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{expected '{k}' after '*'}}
+    dojo.leaf y[2*3] = 1
+  }
+}
+
+// -----
+
+dojo.kernel @negative_index_expression_overflow {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{index expression overflows 64-bit integers}}
+    dojo.leaf y[{0}*9223372036854775807+{0}] = 1
+  }
+}
+
+// -----
+
+dojo.kernel @negative_unknown_reduction {
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{expected '=', '+=', '*=', 'max=' or 'min=' but found 'sum'}}
+  dojo.leaf y[0] sum= 1
+}
+
+// -----
+
+dojo.kernel @negative_missing_assignment {
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{expected '=', '+=', '*=', 'max=' or 'min='}}
+  dojo.leaf y[0] - 1
+}
+
+// -----
+
+dojo.kernel @negative_unknown_function {
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{unknown function 'erf'}}
+  dojo.leaf y[0] = erf(1)
+}
+
+// -----
+
+dojo.kernel @negative_unclosed_call {
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{expected ',' or ')' after function operand}}
+  dojo.leaf y[0] = exp(1 2)
+}
+
+// -----
+
+dojo.kernel @negative_call_arity {
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{function 'exp' takes 1 operand(s) but 2 were given}}
+  dojo.leaf y[0] = exp(1, 2)
+}
+
+// -----
+
+dojo.kernel @negative_unclosed_index_value {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{expected ')' to close an index value}}
+    dojo.leaf y[{0}] = ({0} 1)
+  }
+}
+
+// -----
+
+dojo.kernel @negative_negated_access {
+  dojo.buffer x f32 [4] heap in
+  dojo.buffer y f32 [4] heap out
+  // expected-error @below {{expected a number or 'inf' after '-'}}
+  dojo.leaf y[0] = -x[0]
+}
+
+// -----
+
+//===----------------------------------------------------------------------===//
+// Attribute parsers (DojoDialect.cpp)
+//===----------------------------------------------------------------------===//
+
+// expected-error @below {{expected an array name}}
+dojo.kernel @negative_access_attr_name attributes {a = #dojo.access<[0]>} {
+}
+
+// -----
+
+// expected-error @below {{expected '{k}' or an integer in index expression}}
+dojo.kernel @negative_index_attr_expr attributes {a = #dojo.index<(x)>} {
+}
