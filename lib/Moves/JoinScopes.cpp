@@ -157,8 +157,9 @@ public:
     auto scope = dyn_cast<ScopeOp>(node);
     if (!scope) {
       diag = fail(request, errorLoc,
-                  "split_off names a gap inside a scope: a@d with d above "
-                  "the leaf's depth");
+                  request.location +
+                      " is a leaf; split_off names a gap inside a scope as "
+                      "a@d with d smaller than the depth of leaf a");
       diag.attachNote(node->getLoc()) << "the leaf";
       return diag;
     }

@@ -52,13 +52,38 @@ llvm::Expected<SmallVector<MoveRequest>> perfdojo::parseMoveScript(StringRef tex
   return script;
 }
 
+/// `move.check`, then post-verification: a move that restructures the tree
+/// must keep every `:N` mark valid (moves.md 0.4 (c)). The other moves only
+/// reorder and re-index instances, so they keep the physical data flow, but
+/// the syntactic `:N` check is not invariant under them (e.g. an interchange
+/// can deepen the reuse scope). The rewrite runs on a detached copy, so the
+/// kernel is never touched.
+static DiagnosedSilenceableFailure checkAndPostVerify(const Move &move,
+                                                      MoveState &state,
+                                                      const MoveRequest &request,
+                                                      Location errorLoc) {
+  DiagnosedSilenceableFailure result = move.check(state, request, errorLoc);
+  if (!result.succeeded() || !move.restructuresTree())
+    return result;
+  KernelOp kernel = state.getKernel();
+  if (llvm::none_of(kernel.getBuffers(), [](BufferOp buffer) {
+        return llvm::is_contained(buffer.getReused(), true);
+      }))
+    return result;
+  OwningOpRef<KernelOp> copy = kernel.clone();
+  MoveState copyState(*copy, state.getOptions());
+  (void)move.rewrite(copyState, request);
+  return moves::verifyReusedDims(*copy, request, errorLoc);
+}
+
 void Move::enumerate(MoveState &state,
                      SmallVectorImpl<MoveRequest> &legal) const {
   SmallVector<MoveRequest> all;
   candidates(state, all);
   Location loc = state.getKernel().getLoc();
   for (MoveRequest &request : all) {
-    DiagnosedSilenceableFailure result = check(state, request, loc);
+    DiagnosedSilenceableFailure result =
+        checkAndPostVerify(*this, state, request, loc);
     if (result.succeeded())
       legal.push_back(std::move(request));
     else
@@ -72,6 +97,10 @@ ArrayRef<const Move *> perfdojo::getAllMoves() {
       moves::getSwapNestedScopesMove(), moves::getSwapSiblingsMove(),
       moves::getJoinScopesMove(),       moves::getSplitOffMove(),
       moves::getReuseDimsMove(),        moves::getMaterializeDimsMove(),
+      moves::getSetUnrollMove(),        moves::getSetParallelMove(),
+      moves::getSetVectorMove(),        moves::getSetGpuGridMove(),
+      moves::getSetGpuBlockMove(),      moves::getSetGpuWarpMove(),
+      moves::getClearModeMove(),
   };
   return moves;
 }
@@ -101,7 +130,7 @@ DiagnosedSilenceableFailure perfdojo::checkMove(MoveState &state,
     return emitSilenceableFailure(errorLoc, "unknown move '" + request.name +
                                                 "'; known moves: " + known);
   }
-  return move->check(state, request, errorLoc);
+  return checkAndPostVerify(*move, state, request, errorLoc);
 }
 
 FailureOr<MoveRequest> perfdojo::applyMove(MoveState &state,

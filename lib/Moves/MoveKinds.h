@@ -21,6 +21,13 @@ const Move *getJoinScopesMove();
 const Move *getSplitOffMove();
 const Move *getReuseDimsMove();
 const Move *getMaterializeDimsMove();
+const Move *getSetUnrollMove();
+const Move *getSetParallelMove();
+const Move *getSetVectorMove();
+const Move *getSetGpuGridMove();
+const Move *getSetGpuBlockMove();
+const Move *getSetGpuWarpMove();
+const Move *getClearModeMove();
 
 /// Resolves `request.location` as a node selector; on failure fills `diag`.
 mlir::Operation *resolveNodeOrFail(MoveState &state,
@@ -35,6 +42,13 @@ bool expectParams(const MoveRequest &request, unsigned count,
 mlir::DiagnosedSilenceableFailure fail(const MoveRequest &request,
                                        mlir::Location errorLoc,
                                        const llvm::Twine &message);
+
+/// Post-verification of the `:N` marks: every non-materialized dimension of
+/// `kernel` still satisfies the invariant NM2-NM4 (docs/moves.md). A failure
+/// blames `request`, the move that produced `kernel`.
+mlir::DiagnosedSilenceableFailure verifyReusedDims(dojo::KernelOp kernel,
+                                                   const MoveRequest &request,
+                                                   mlir::Location errorLoc);
 
 /// Rewrites every index (output, operand accesses, index values) of every
 /// leaf under `root` (inclusive) through `fn`.

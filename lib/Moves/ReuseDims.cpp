@@ -14,8 +14,11 @@
 //   Under NM1-NM4 no value ever crosses from one slot to another, so folding
 //   the slots cannot change a value read (the paper's Figure 6: a temporary
 //   becomes reusable once producer and consumer are fused).
-//   Accesses under :p, :v or GPU scopes are rejected until modes are
-//   re-verified after layout moves.
+//   Accesses under :p, :v or GPU scopes are rejected: privatization by
+//   location is not modeled yet. Every move that restructures the tree
+//   re-checks these conditions for all existing `:N` marks on its result
+//   (post-verification, Move.cpp), so the marks stay valid and
+//   materialize_dims always has reuse_dims as its inverse.
 // materialize_dims b.k     (inverse: reuse_dims b.k)
 //   Always legal: NM1-NM4 make aliased and unaliased executions equal.
 //
@@ -33,6 +36,17 @@ using namespace perfdojo::moves;
 
 namespace {
 
+/// A failed `:N` check: the reason and the leaves or scopes involved.
+struct ReuseViolation {
+  std::string message;
+  SmallVector<std::pair<Location, std::string>, 2> notes;
+
+  void attachNotes(DiagnosedSilenceableFailure &diag) const {
+    for (const auto &[loc, what] : notes)
+      diag.attachNote(loc) << what;
+  }
+};
+
 struct BufferAccess {
   LeafOp leaf;
   bool writes = false, reads = false, plainWrite = false;
@@ -40,22 +54,42 @@ struct BufferAccess {
   unsigned order = 0;                 // leaf position in execution order
 };
 
+SmallVector<int64_t, 8> sizesOf(LeafOp leaf) {
+  SmallVector<int64_t, 8> sizes;
+  for (auto scope = leaf->getParentOfType<ScopeOp>(); scope;
+       scope = scope->getParentOfType<ScopeOp>())
+    sizes.insert(sizes.begin(), scope.getSize());
+  return sizes;
+}
+
 std::vector<BufferAccess> collectBufferAccesses(KernelOp kernel,
                                                 BufferOp buffer) {
   SmallVector<StringRef> arrays = buffer.getArrayNames();
   auto ofBuffer = [&](StringRef array) {
     return llvm::is_contained(arrays, array);
   };
-  auto forms = [](AffineMap map) {
+  // The variable of a size-1 scope is always 0: dropping it keeps every
+  // value and lets the checks below see such an index as the constant it is
+  // (otherwise moving a size-1 scope could break a `:N` mark needlessly).
+  SmallVector<int64_t, 8> sizes;
+  auto forms = [&](AffineMap map) {
     SmallVector<LinearForm, 4> out;
-    for (AffineExpr e : map.getResults())
-      out.push_back(*getLinearForm(e));
+    for (AffineExpr e : map.getResults()) {
+      LinearForm form = *getLinearForm(e);
+      for (auto [k, size] : llvm::enumerate(sizes))
+        if (size == 1 && k < form.coeffs.size())
+          form.coeffs[k] = 0;
+      while (!form.coeffs.empty() && form.coeffs.back() == 0)
+        form.coeffs.pop_back();
+      out.push_back(std::move(form));
+    }
     return out;
   };
   std::vector<BufferAccess> accesses;
   unsigned order = 0;
   kernel.walk<WalkOrder::PreOrder>([&](LeafOp leaf) {
     ++order;
+    sizes = sizesOf(leaf);
     if (ofBuffer(leaf.getArray())) {
       BufferAccess a;
       a.leaf = leaf;
@@ -99,14 +133,6 @@ unsigned commonScopes(LeafOp a, LeafOp b) {
   return c;
 }
 
-SmallVector<int64_t, 8> sizesOf(LeafOp leaf) {
-  SmallVector<int64_t, 8> sizes;
-  for (auto scope = leaf->getParentOfType<ScopeOp>(); scope;
-       scope = scope->getParentOfType<ScopeOp>())
-    sizes.insert(sizes.begin(), scope.getSize());
-  return sizes;
-}
-
 /// `form` with the coefficients of depths < c dropped.
 LinearForm innerPart(const LinearForm &form, unsigned c) {
   LinearForm inner = form;
@@ -147,9 +173,93 @@ bool covers(const BufferAccess &w, const BufferAccess &r) {
   return true;
 }
 
+/// Why dimension `k` of `buffer` may not be (or no longer be) non-
+/// materialized: the checks NM2-NM4 of the `:N` invariant and the mode
+/// restriction, on the kernel as it is. Nullopt if the invariant holds.
+std::optional<ReuseViolation> findReuseViolation(KernelOp kernel,
+                                                 BufferOp buffer, unsigned k) {
+  auto violation = [](std::string message, Location loc, StringRef what) {
+    ReuseViolation v;
+    v.message = std::move(message);
+    v.notes.push_back({loc, what.str()});
+    return v;
+  };
+  std::string name = buffer.getName().str();
+  std::vector<BufferAccess> accesses = collectBufferAccesses(kernel, buffer);
+  for (const BufferAccess &a : accesses)
+    for (auto scope = a.leaf->getParentOfType<ScopeOp>(); scope;
+         scope = scope->getParentOfType<ScopeOp>())
+      if (scope.getMode() != Mode::seq && scope.getMode() != Mode::unroll)
+        return violation("'" + name +
+                             "' is accessed under a parallel, vector or GPU "
+                             "scope, where non-materialized dimensions are "
+                             "not supported",
+                         scope.getLoc(), "scope with a mode");
+
+  // NM2: the reuse depth r is the deepest depth any dim-k index uses.
+  int r = -1;
+  for (const BufferAccess &a : accesses)
+    r = std::max(r, static_cast<int>(a.indices[k].coeffs.size()) - 1);
+  if (r < 0) {
+    // Every dim-k index is a constant: legal only if it is one slot.
+    for (const BufferAccess &a : accesses)
+      if (a.indices[k].constant != accesses.front().indices[k].constant)
+        return violation("dimension " + std::to_string(k) +
+                             " is indexed by different constants, which "
+                             "would share one slot",
+                         a.leaf->getLoc(), "this access");
+    return std::nullopt;
+  }
+  for (const BufferAccess &a : accesses)
+    if (static_cast<int>(getNodeDepth(a.leaf)) <= r)
+      return violation("an access sits outside the reuse scope at depth " +
+                           std::to_string(r) + " (NM2)",
+                       a.leaf->getLoc(), "this leaf");
+
+  // NM3: one dim-k index per reuse scope.
+  llvm::DenseMap<Operation *, const BufferAccess *> firstInScope;
+  for (const BufferAccess &a : accesses) {
+    Operation *rho = ancestorAtDepth(a.leaf, r);
+    auto [it, inserted] = firstInScope.try_emplace(rho, &a);
+    const LinearForm &mine = a.indices[k], &theirs = it->second->indices[k];
+    if (!inserted &&
+        (mine.coeffs != theirs.coeffs || mine.constant != theirs.constant)) {
+      ReuseViolation v = violation(
+          "two accesses in one reuse scope index dimension " +
+              std::to_string(k) + " differently, so they would share a slot "
+              "(NM3)",
+          it->second->leaf->getLoc(), "this access");
+      v.notes.push_back({a.leaf->getLoc(), "and this one"});
+      return v;
+    }
+  }
+
+  // NM4: every read is covered by an earlier write in the same iteration.
+  for (const BufferAccess &read : accesses) {
+    if (!read.reads)
+      continue;
+    Operation *rho = ancestorAtDepth(read.leaf, r);
+    bool covered = llvm::any_of(accesses, [&](const BufferAccess &write) {
+      return write.plainWrite && write.order < read.order &&
+             ancestorAtDepth(write.leaf, r) == rho &&
+             commonScopes(write.leaf, read.leaf) > static_cast<unsigned>(r) &&
+             covers(write, read);
+    });
+    if (!covered)
+      return violation("a read of '" + name +
+                           "' is not covered by an earlier write in the same "
+                           "iteration of its reuse scope at depth " +
+                           std::to_string(r) +
+                           ", so it would see another slot's value (NM4)",
+                       read.leaf->getLoc(), "the read");
+  }
+  return std::nullopt;
+}
+
 class ReuseDims final : public Move {
 public:
   StringRef getName() const override { return "reuse_dims"; }
+  bool restructuresTree() const override { return false; }
   StringRef getSummary() const override {
     return "stop materializing a dimension of an internal buffer (:N)";
   }
@@ -191,77 +301,12 @@ public:
                            "' is already non-materialized"),
                   buffer.getLoc(), "declared here");
 
-    std::vector<BufferAccess> accesses =
-        collectBufferAccesses(state.getKernel(), buffer);
-    for (const BufferAccess &a : accesses)
-      for (auto scope = a.leaf->getParentOfType<ScopeOp>(); scope;
-           scope = scope->getParentOfType<ScopeOp>())
-        if (scope.getMode() != Mode::seq && scope.getMode() != Mode::unroll)
-          return note(fail(request, errorLoc,
-                           "'" + buffer.getName() +
-                               "' is accessed under a parallel, vector or "
-                               "GPU scope; reuse it before setting modes"),
-                      scope.getLoc(), "scope with a mode");
-
-    // NM2: the reuse depth r is the deepest depth any dim-k index uses.
-    int r = -1;
-    for (const BufferAccess &a : accesses)
-      r = std::max(r, static_cast<int>(a.indices[k].coeffs.size()) - 1);
-    if (r < 0) {
-      // Every dim-k index is a constant: legal only if it is one slot.
-      for (const BufferAccess &a : accesses)
-        if (a.indices[k].constant != accesses.front().indices[k].constant)
-          return note(fail(request, errorLoc,
-                           "dimension " + Twine(k) + " is indexed by "
-                           "different constants, which would share one slot"),
-                      a.leaf->getLoc(), "this access");
-      return DiagnosedSilenceableFailure::success();
-    }
-    for (const BufferAccess &a : accesses)
-      if (static_cast<int>(getNodeDepth(a.leaf)) <= r)
-        return note(fail(request, errorLoc,
-                         "an access sits outside the reuse scope at depth " +
-                             Twine(r) + " (NM2)"),
-                    a.leaf->getLoc(), "this leaf");
-
-    // NM3: one dim-k index per reuse scope.
-    llvm::DenseMap<Operation *, const BufferAccess *> firstInScope;
-    for (const BufferAccess &a : accesses) {
-      Operation *rho = ancestorAtDepth(a.leaf, r);
-      auto [it, inserted] = firstInScope.try_emplace(rho, &a);
-      const LinearForm &mine = a.indices[k], &theirs = it->second->indices[k];
-      if (!inserted &&
-          (mine.coeffs != theirs.coeffs || mine.constant != theirs.constant)) {
-        DiagnosedSilenceableFailure d =
-            fail(request, errorLoc,
-                 "two accesses in one reuse scope index dimension " +
-                     Twine(k) + " differently, so they would share a slot "
-                     "(NM3)");
-        d.attachNote(it->second->leaf->getLoc()) << "this access";
-        d.attachNote(a.leaf->getLoc()) << "and this one";
-        return d;
-      }
-    }
-
-    // NM4: every read is covered by an earlier write in the same iteration.
-    for (const BufferAccess &read : accesses) {
-      if (!read.reads)
-        continue;
-      Operation *rho = ancestorAtDepth(read.leaf, r);
-      bool covered = llvm::any_of(accesses, [&](const BufferAccess &write) {
-        return write.plainWrite && write.order < read.order &&
-               ancestorAtDepth(write.leaf, r) == rho &&
-               commonScopes(write.leaf, read.leaf) > static_cast<unsigned>(r) &&
-               covers(write, read);
-      });
-      if (!covered)
-        return note(fail(request, errorLoc,
-                         "a read of '" + buffer.getName() +
-                             "' is not covered by an earlier write in the "
-                             "same iteration of its reuse scope at depth " +
-                             Twine(r) +
-                             ", so it would see another slot's value (NM4)"),
-                    read.leaf->getLoc(), "the read");
+    if (std::optional<ReuseViolation> violation =
+            findReuseViolation(state.getKernel(), buffer, k)) {
+      DiagnosedSilenceableFailure d =
+          fail(request, errorLoc, violation->message);
+      violation->attachNotes(d);
+      return d;
     }
     return DiagnosedSilenceableFailure::success();
   }
@@ -279,6 +324,7 @@ public:
 class MaterializeDims final : public Move {
 public:
   StringRef getName() const override { return "materialize_dims"; }
+  bool restructuresTree() const override { return false; }
   StringRef getSummary() const override {
     return "give a non-materialized (:N) dimension its storage back";
   }
@@ -321,6 +367,30 @@ public:
   }
 };
 } // namespace
+
+DiagnosedSilenceableFailure
+perfdojo::moves::verifyReusedDims(KernelOp kernel, const MoveRequest &request,
+                                  Location errorLoc) {
+  for (BufferOp buffer : kernel.getBuffers()) {
+    for (auto [k, reused] : llvm::enumerate(buffer.getReused())) {
+      if (!reused)
+        continue;
+      std::optional<ReuseViolation> violation =
+          findReuseViolation(kernel, buffer, k);
+      if (!violation)
+        continue;
+      std::string dim = getBufferDimSelector(buffer, k);
+      DiagnosedSilenceableFailure diag =
+          fail(request, errorLoc,
+               "the result would break the non-materialized dimension " +
+                   dim + ": " + violation->message +
+                   "; materialize it first (materialize_dims " + dim + ")");
+      violation->attachNotes(diag);
+      return diag;
+    }
+  }
+  return DiagnosedSilenceableFailure::success();
+}
 
 const Move *perfdojo::moves::getReuseDimsMove() {
   static ReuseDims move;

@@ -204,9 +204,9 @@ public:
       llvm::raw_string_ostream os(text);
       printIndexExpr(os, buildAffineExpr(*bad, outer.getContext()));
       diag = fail(request, errorLoc,
-                  "index " + text + " does not combine {" + Twine(d) +
-                      "} and {" + Twine(d + 1) + "} as " + Twine(q) + "*{" +
-                      Twine(d) + "}+{" + Twine(d + 1) +
+                  "index " + text + " does not use {" + Twine(d) + "} and {" +
+                      Twine(d + 1) + "} only through {" + Twine(d) + "}*" +
+                      Twine(q) + "+{" + Twine(d + 1) +
                       "}, so the merged scope would need div/mod");
       diag.attachNote(inner.getLoc()) << "the inner scope";
       return diag;

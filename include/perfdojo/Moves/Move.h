@@ -51,6 +51,12 @@ struct MoveOptions {
   /// Same-operator reductions may be reordered (float results then differ
   /// by rounding only). Off: bitwise-reproducible mode.
   bool reassociate = true;
+  /// Target facts the mode moves read. Defaults: x86-64 with AVX-512 and an
+  /// NVIDIA-like GPU.
+  int64_t vectorBytes = 64;    ///< a `:v` scope covers this many bytes
+  int64_t unrollLimit = 64;    ///< largest `:u` scope
+  int64_t maxBlockSize = 1024; ///< largest `:b` scope (threads per block)
+  int64_t warpSize = 32;       ///< size of a `:w` scope
 };
 
 /// The kernel a move sees, with the analyses shared by all checks.
@@ -93,8 +99,14 @@ public:
   /// Rewrites the kernel; `request` has passed check(). Returns the inverse.
   virtual MoveRequest rewrite(MoveState &state,
                               const MoveRequest &request) const = 0;
+  /// Whether the move restructures the scope tree. checkMove() and
+  /// enumerate() then also post-verify every `:N` mark on the result (on a
+  /// copy of the kernel), so a restructuring never leaves a mark that
+  /// `reuse_dims` would not accept again.
+  virtual bool restructuresTree() const { return true; }
 
-  /// The legal subset of candidates(), in order.
+  /// The legal subset of candidates() (check plus post-verification), in
+  /// order.
   void enumerate(MoveState &state,
                  llvm::SmallVectorImpl<MoveRequest> &legal) const;
 };
@@ -107,7 +119,8 @@ const Move *lookupMove(llvm::StringRef name);
 /// All legal moves of the kernel, move kind by move kind.
 llvm::SmallVector<MoveRequest> enumerateLegalMoves(MoveState &state);
 
-/// Checks `request` (unknown names and malformed locations included).
+/// Checks `request` (unknown names and malformed locations included), then
+/// post-verifies the `:N` marks on a copy for moves that restructure the tree.
 mlir::DiagnosedSilenceableFailure checkMove(MoveState &state,
                                            const MoveRequest &request,
                                            mlir::Location errorLoc);
