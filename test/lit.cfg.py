@@ -17,5 +17,5 @@ config.substitutions.append(("%kernels", os.path.join(config.perfdojo_src_root, 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-tools = ["perfdojo-opt", "perfdojo-translate", "perfdojo-run"]
+tools = ["perfdojo-opt", "perfdojo-translate", "perfdojo-run", "perfdojo-fuzz-moves"]
 llvm_config.add_tool_substitutions(tools, [config.perfdojo_tools_dir])

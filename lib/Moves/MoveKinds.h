@@ -15,12 +15,24 @@ namespace perfdojo {
 namespace moves {
 const Move *getSplitScopeMove();
 const Move *getMergeScopesMove();
+const Move *getCutScopeMove();
+const Move *getJoinCutMove();
 const Move *getSwapNestedScopesMove();
 const Move *getSwapSiblingsMove();
 const Move *getJoinScopesMove();
 const Move *getSplitOffMove();
+const Move *getHoistLeafMove();
+const Move *getSinkLeafMove();
+const Move *getAddScopeMove();
+const Move *getRemoveScopeMove();
 const Move *getReuseDimsMove();
 const Move *getMaterializeDimsMove();
+const Move *getSwapDimsMove();
+const Move *getPadDimMove();
+const Move *getUnpadDimMove();
+const Move *getSplitDimMove();
+const Move *getMergeDimsMove();
+const Move *getSetLocationMove();
 const Move *getSetUnrollMove();
 const Move *getSetParallelMove();
 const Move *getSetVectorMove();
@@ -62,6 +74,55 @@ bool allIndices(mlir::Operation *root,
 
 /// Every scope of the kernel in pre-order.
 llvm::SmallVector<dojo::ScopeOp> collectScopes(dojo::KernelOp kernel);
+
+// Buffer layout helpers (BufferLayout.cpp), shared by the buffer moves.
+
+/// The buffer called `name`, or null.
+dojo::BufferOp lookupBuffer(dojo::KernelOp kernel, llvm::StringRef name);
+/// The internal buffer called `name`; on failure (no such buffer, or a
+/// kernel argument, whose `what` belongs to the caller) fills `diag`.
+dojo::BufferOp resolveInternalBufferOrFail(
+    MoveState &state, const MoveRequest &request, llvm::StringRef name,
+    llvm::StringRef what, mlir::Location errorLoc,
+    mlir::DiagnosedSilenceableFailure &diag);
+/// Resolves `request.location` as `b.k`, a dimension of an internal buffer;
+/// on failure fills `diag`.
+std::optional<std::pair<dojo::BufferOp, unsigned>>
+resolveInternalDimOrFail(MoveState &state, const MoveRequest &request,
+                         mlir::Location errorLoc,
+                         mlir::DiagnosedSilenceableFailure &diag);
+/// Sizes of the scopes enclosing `leaf`, outermost first (its box).
+llvm::SmallVector<int64_t, 8> getIterationSizes(dojo::LeafOp leaf);
+/// One access to an array of a buffer: the output (operand -1) or an input.
+struct ArrayAccess {
+  dojo::LeafOp leaf;
+  int operand = -1;
+  llvm::SmallVector<LinearForm, 4> indices;
+};
+/// Every access to any array of `buffer`, in execution order.
+llvm::SmallVector<ArrayAccess> collectArrayAccesses(dojo::KernelOp kernel,
+                                                    dojo::BufferOp buffer);
+/// Replaces the index list of every access to an array of `buffer` by
+/// `fn(access)` (which may change its length, for split/merge).
+void rewriteArrayAccesses(
+    dojo::KernelOp kernel, dojo::BufferOp buffer,
+    llvm::function_ref<llvm::SmallVector<LinearForm, 4>(const ArrayAccess &)>
+        fn);
+/// Allocated storage of `buffer` in elements: the product of the allocated
+/// extents of its materialized dimensions (saturating).
+int64_t getStorageElements(dojo::BufferOp buffer);
+/// Why `elements` elements of `buffer`'s type do not fit into `location`
+/// (stack and register budgets of `options`); nullopt if they fit.
+std::optional<std::string>
+findCapacityViolation(dojo::BufferOp buffer, dojo::BufferLocation location,
+                      int64_t elements, const MoveOptions &options);
+/// Post-verification of a layout move on `buffer`: on a copy rewritten by
+/// `move`, every access to `buffer` in a `:v` leaf must keep the lane
+/// strides set_vector requires (1 for the output, 0 or 1 for operands).
+mlir::DiagnosedSilenceableFailure
+verifyVectorLanes(MoveState &state, const Move &move,
+                  const MoveRequest &request, mlir::Location errorLoc,
+                  dojo::BufferOp buffer);
 } // namespace moves
 } // namespace perfdojo
 

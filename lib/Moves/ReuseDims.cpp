@@ -20,7 +20,9 @@
 //   (post-verification, Move.cpp), so the marks stay valid and
 //   materialize_dims always has reuse_dims as its inverse.
 // materialize_dims b.k     (inverse: reuse_dims b.k)
-//   Always legal: NM1-NM4 make aliased and unaliased executions equal.
+//   Semantically always legal: NM1-NM4 make aliased and unaliased
+//   executions equal. Refused only when the grown storage would exceed the
+//   budget of b's location (stack bytes, register elements; SetLocation.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -152,19 +154,26 @@ bool covers(const BufferAccess &w, const BufferAccess &r) {
       if (fw.coeff(k) != fr.coeff(k))
         return false;
     LinearForm wi = innerPart(fw, c), ri = innerPart(fr, c);
-    // The write must be dense in this dimension: a constant, or one fresh
-    // variable with coefficient +-1.
-    int vars = 0;
+    // The write must be dense in this dimension: its fresh variables form a
+    // mixed-radix number (|coefficients| 1, s1, s1*s2, ... for sizes s1, s2,
+    // ...), as after split_scope; a constant is dense too. Each variable may
+    // serve one dimension only, so the written box is a product.
+    SmallVector<std::pair<int64_t, int64_t>, 4> digits; // |coeff|, size
     for (unsigned k = c; k < wi.coeffs.size(); ++k) {
       if (wi.coeffs[k] == 0)
         continue;
-      if ((wi.coeffs[k] != 1 && wi.coeffs[k] != -1) || usedByWrite.test(k))
+      if (usedByWrite.test(k))
         return false;
       usedByWrite.set(k);
-      ++vars;
+      digits.push_back({std::abs(wi.coeffs[k]), wSizes[k]});
     }
-    if (vars > 1)
-      return false;
+    llvm::sort(digits);
+    int64_t radix = 1;
+    for (auto [coeff, size] : digits) {
+      if (coeff != radix)
+        return false;
+      radix *= size;
+    }
     auto wRange = wi.range(wSizes), rRange = ri.range(rSizes);
     if (!wRange || !rRange || rRange->first < wRange->first ||
         rRange->second > wRange->second)
@@ -351,6 +360,20 @@ public:
       diag = fail(request, errorLoc,
                   "dimension " + Twine(k) + " of '" + buffer.getName() +
                       "' is already materialized");
+      diag.attachNote(buffer.getLoc()) << "declared here";
+      return diag;
+    }
+    // The storage grows by the allocated extent of dimension k; it must
+    // still fit the buffer's location (set_location budgets).
+    int64_t storage = getStorageElements(buffer), extent =
+                                                   buffer.getAllocatedExtent(k);
+    int64_t grown = storage > INT64_MAX / extent ? INT64_MAX : storage * extent;
+    if (std::optional<std::string> over = findCapacityViolation(
+            buffer, buffer.getLocation(), grown, state.getOptions())) {
+      diag = fail(request, errorLoc,
+                  "materializing would exceed the capacity of " +
+                      stringifyBufferLocation(buffer.getLocation()) + ": " +
+                      *over);
       diag.attachNote(buffer.getLoc()) << "declared here";
       return diag;
     }

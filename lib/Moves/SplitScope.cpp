@@ -14,6 +14,8 @@
 //   becomes one scope of size p*q.
 //   Legality: every index form below has coef({d}) = q * coef({d+1}), so
 //   q*{d} + {d+1} collapses to the new {d} and no div/mod is ever needed.
+//   Neither scope has size 1, or the inverse split would need a factor of
+//   1 or s (remove_scope drops an unused size-1 scope instead).
 //
 //===----------------------------------------------------------------------===//
 
@@ -192,6 +194,16 @@ public:
     }
     unsigned d = outer.getDepth();
     int64_t q = inner.getSize();
+    // The inverse split_scope needs 1 < q < p*q.
+    if (outer.getSize() == 1 || q == 1) {
+      ScopeOp unit = q == 1 ? inner : outer;
+      diag = fail(request, errorLoc,
+                  "sizes " + Twine(outer.getSize()) + " and " + Twine(q) +
+                      ": a merge with a scope of size 1 cannot be undone by "
+                      "split_scope (use remove_scope)");
+      diag.attachNote(unit.getLoc()) << "the scope of size 1";
+      return diag;
+    }
     std::optional<LinearForm> bad;
     allIndices(inner, [&](const LinearForm &form) {
       if (form.coeff(d) == q * form.coeff(d + 1))

@@ -57,6 +57,10 @@ struct MoveOptions {
   int64_t unrollLimit = 64;    ///< largest `:u` scope
   int64_t maxBlockSize = 1024; ///< largest `:b` scope (threads per block)
   int64_t warpSize = 32;       ///< size of a `:w` scope
+  /// Capacity of the locations `set_location` moves buffers to (allocated
+  /// storage, `:N` dimensions counting once).
+  int64_t stackBytes = int64_t(1) << 20; ///< largest `stack` buffer
+  int64_t registerElements = 64;         ///< largest `reg` buffer
 };
 
 /// The kernel a move sees, with the analyses shared by all checks.

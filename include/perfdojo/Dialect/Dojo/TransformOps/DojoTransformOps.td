@@ -1,0 +1,242 @@
+//===- DojoTransformOps.td - one transform op per move ------*- tablegen -*-===//
+//
+// Every move of the catalogue as a Transform dialect op, so move scripts are
+// MLIR, replayable by the upstream `--transform-interpreter` and embeddable
+// in other MLIR compilers. The descriptions are the user-facing catalogue
+// (generated into docs by add_mlir_doc).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_DIALECT_DOJO_TRANSFORMOPS_TD
+#define PERFDOJO_DIALECT_DOJO_TRANSFORMOPS_TD
+
+include "mlir/Dialect/Transform/IR/TransformDialect.td"
+include "mlir/Dialect/Transform/Interfaces/TransformInterfaces.td"
+include "mlir/Dialect/Transform/IR/TransformTypes.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+include "mlir/IR/OpBase.td"
+
+def Dojo_GetKernelsOp : Op<Transform_Dialect, "dojo.get_kernels", [
+    DeclareOpInterfaceMethods<TransformOpInterface>,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Collect the dojo.kernel ops under the target";
+  let description = [{
+    Returns a handle to every `dojo.kernel` nested in the payload of
+    `target` (in order), or only the one called `name` when given.
+
+    #### Return modes
+
+    Fails silenceably when `name` is given and no kernel has that name.
+    Only reads `target`; produces a new handle.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       OptionalAttr<StrAttr>:$name);
+  let results = (outs TransformHandleTypeInterface:$kernels);
+  let assemblyFormat =
+      "(`named` $name^)? `in` $target attr-dict `:` functional-type(operands, results)";
+}
+
+// A move applied to every kernel the handle points to. `location` and
+// `params` are the move's arguments exactly as `perfdojo-opt --dojo-apply`
+// writes them: `transform.dojo.split_scope "y@0" params [16] in %k`.
+class Dojo_MoveOp<string moveName, string summaryText, string body>
+    : Op<Transform_Dialect, "dojo." # moveName, [
+        DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+        TransformOpInterface, TransformEachOpTrait]> {
+  let summary = summaryText;
+  let description = body # [{
+
+    #### Return modes
+
+    Applies the move to each kernel the `target` handle points to. If the
+    move is illegal at `location` in a kernel (unknown location, violated
+    precondition or a dependence), the op fails silenceably with a message
+    naming the violated condition and notes on the offending leaves and
+    scopes, and that kernel is left untouched. The handle is only read and
+    stays valid: moves rewrite the kernel in place.
+  }];
+  let arguments = (ins TransformHandleTypeInterface:$target,
+                       StrAttr:$location,
+                       DefaultValuedAttr<DenseI64ArrayAttr, "{}">:$params);
+  let results = (outs);
+  let assemblyFormat =
+      "$location (`params` $params^)? `in` $target attr-dict `:` type($target)";
+  let extraClassDeclaration = [{
+    ::mlir::DiagnosedSilenceableFailure
+    applyToOne(::mlir::transform::TransformRewriter &rewriter,
+               ::mlir::Operation *target,
+               ::mlir::transform::ApplyToEachResultList &results,
+               ::mlir::transform::TransformState &state);
+    static constexpr ::llvm::StringLiteral getMoveName() {
+      return "}] # moveName # [{";
+    }
+  }];
+}
+
+def Dojo_SplitScopeOp : Dojo_MoveOp<"split_scope",
+    "Tile a scope of size s into s/f by f", [{
+  **Rewrite.** The plain scope at `location` (`a@d`) of size `s` becomes a
+  scope of size `s/f` holding a scope of size `f` (`params = [f]`); inside,
+  `{d}` becomes `f*{d}+{d+1}` and deeper variables shift by one.
+
+  **Legality.** The scope has no mode; `1 < f < s` and `f` divides `s`. No
+  dependence test: the instance order is unchanged.
+
+  **Inverse.** `merge_scopes` at the same location.
+}]>;
+
+def Dojo_MergeScopesOp : Dojo_MoveOp<"merge_scopes",
+    "Collapse a perfect pair of scopes into one", [{
+  **Rewrite.** A plain scope of size `p` whose only child is a plain scope of
+  size `q` becomes one scope of size `p*q`.
+
+  **Legality.** Every index below combines the two variables as
+  `q*{d}+{d+1}` (coefficient of `{d}` equals `q` times that of `{d+1}`), so
+  no division or modulo is needed.
+
+  **Inverse.** `split_scope` at the same location with `params = [q]`.
+}]>;
+
+def Dojo_SwapNestedScopesOp : Dojo_MoveOp<"swap_nested_scopes",
+    "Interchange a scope with its only child scope", [{
+  **Rewrite.** The scope at `location` and its only child scope exchange
+  sizes; `{d}` and `{d+1}` swap in every index below.
+
+  **Legality.** Both scopes are plain, and no two instances whose order the
+  interchange flips conflict (ordering mode; same-operator reductions
+  commute under the reassociation policy).
+
+  **Inverse.** Itself, at the same location.
+}]>;
+
+def Dojo_SwapSiblingsOp : Dojo_MoveOp<"swap_siblings",
+    "Exchange a node with its next sibling", [{
+  **Rewrite.** The scope or leaf at `location` and its next sibling swap
+  places.
+
+  **Legality.** No instance of one conflicts with an instance of the other
+  in the same iteration of the enclosing scopes (flow, anti and output
+  dependences all count).
+
+  **Inverse.** `swap_siblings` on the node that moved first.
+}]>;
+
+def Dojo_JoinScopesOp : Dojo_MoveOp<"join_scopes",
+    "Fuse a scope with its next sibling scope", [{
+  **Rewrite.** The plain scope at `location` and its next sibling, a plain
+  scope of the same size, become one scope running both bodies in order.
+
+  **Legality.** No instance of the second body at an earlier iteration
+  conflicts with an instance of the first body at a later one (physical
+  addresses: `:N` slots and shared arrays alias).
+
+  **Inverse.** `split_off` at the gap between the two bodies.
+}]>;
+
+def Dojo_SplitOffOp : Dojo_MoveOp<"split_off",
+    "Fission: move the children after a gap into a new scope", [{
+  **Rewrite.** `location` `a@d` names a plain scope and, through leaf `a`,
+  the child after which to cut; the later children move into a new scope of
+  the same size placed right after.
+
+  **Legality.** As for `join_scopes` on the result.
+
+  **Inverse.** `join_scopes` on the first part.
+}]>;
+
+def Dojo_ReuseDimsOp : Dojo_MoveOp<"reuse_dims",
+    "Stop materializing a dimension of an internal buffer", [{
+  **Rewrite.** Dimension `k` of buffer `b` (`location` `b.k`) gets the `:N`
+  mark: all its slots share storage.
+
+  **Legality.** The `:N` invariant: `b` is internal; every access sits below
+  the reuse depth; one dimension-`k` index per reuse scope; every read is
+  covered by an earlier plain write in the same reuse-scope iteration. No
+  access under a parallel, vector or GPU scope.
+
+  **Inverse.** `materialize_dims` at the same location.
+}]>;
+
+def Dojo_MaterializeDimsOp : Dojo_MoveOp<"materialize_dims",
+    "Give a non-materialized dimension its storage back", [{
+  **Rewrite.** Clears the `:N` mark of dimension `k` of buffer `b`.
+
+  **Legality.** Always legal once the dimension is marked.
+
+  **Inverse.** `reuse_dims` at the same location.
+}]>;
+
+def Dojo_SetUnrollOp : Dojo_MoveOp<"set_unroll",
+    "Mark a small scope for full unrolling (:u)", [{
+  **Rewrite.** The plain scope at `location` gets mode `:u`.
+
+  **Legality.** Size at most the unroll limit (64); no parallel or GPU
+  scope inside.
+
+  **Inverse.** `clear_mode`.
+}]>;
+
+def Dojo_SetParallelOp : Dojo_MoveOp<"set_parallel",
+    "Run a scope's iterations on CPU threads (:p)", [{
+  **Rewrite.** The plain scope at `location` gets mode `:p`.
+
+  **Legality.** No parallel, GPU or unrolled scope around it, no parallel
+  or GPU scope inside, and no two iterations conflict (concurrency mode:
+  reductions into one element race).
+
+  **Inverse.** `clear_mode`.
+}]>;
+
+def Dojo_SetVectorOp : Dojo_MoveOp<"set_vector",
+    "Run a single-leaf scope as one SIMD operation (:v)", [{
+  **Rewrite.** The plain scope at `location` gets mode `:v`.
+
+  **Legality.** The scope holds exactly one leaf; its size times the element
+  size equals the target's vector bytes (64); the output moves by one
+  element per lane and every operand by zero or one in the physical layout;
+  no two lanes conflict.
+
+  **Inverse.** `clear_mode`.
+}]>;
+
+def Dojo_SetGpuGridOp : Dojo_MoveOp<"set_gpu_grid",
+    "Map a scope to GPU thread blocks (:g)", [{
+  **Rewrite.** The plain scope at `location` gets mode `:g`.
+
+  **Legality.** Not inside a block, warp, parallel or unrolled scope; no
+  parallel scope inside; no two iterations conflict.
+
+  **Inverse.** `clear_mode`.
+}]>;
+
+def Dojo_SetGpuBlockOp : Dojo_MoveOp<"set_gpu_block",
+    "Map a scope to the threads of a block (:b)", [{
+  **Rewrite.** The plain scope at `location` gets mode `:b`.
+
+  **Legality.** Inside a grid scope, not inside a warp or unrolled scope, no
+  grid or parallel scope inside; size at most 1024; no two iterations
+  conflict.
+
+  **Inverse.** `clear_mode`.
+}]>;
+
+def Dojo_SetGpuWarpOp : Dojo_MoveOp<"set_gpu_warp",
+    "Map a scope to the lanes of a warp (:w)", [{
+  **Rewrite.** The plain scope at `location` gets mode `:w`.
+
+  **Legality.** Inside a block scope, not inside an unrolled scope, no grid,
+  block or parallel scope inside; size 32; no two iterations conflict.
+
+  **Inverse.** `clear_mode`.
+}]>;
+
+def Dojo_ClearModeOp : Dojo_MoveOp<"clear_mode",
+    "Make a scope plain again", [{
+  **Rewrite.** The scope at `location` loses its mode.
+
+  **Legality.** The scope has a mode, and it is not the only grid around a
+  block scope or the only block around a warp scope.
+
+  **Inverse.** The `set_*` move of the old mode.
+}]>;
+
+#endif // PERFDOJO_DIALECT_DOJO_TRANSFORMOPS_TD

@@ -1,0 +1,213 @@
+//===- PadDim.cpp - pad_dim and unpad_dim ---------------------------------===//
+//
+// pad_dim b.k p            (inverse: unpad_dim b.k p)
+//   Allocates p more elements after dimension k of internal buffer b
+//   (`n+q` becomes `n+q+p`). Indices are unchanged.
+//   Legality: b is internal; p >= 1; dimension k is materialized (padding a
+//   `:N` dimension would allocate nothing); the grown storage fits b's
+//   location (MoveOptions stack and register budgets); every `:v` leaf
+//   accessing b keeps its lane strides (padding changes the strides of the
+//   outer dimensions). No dependence test: padding changes addresses, never
+//   which accesses share an element.
+//   Candidates, on materialized dimensions without padding only (so that
+//   walks cannot grow a buffer forever): p in {1, 2, 4, 8, 16} (bank and
+//   set-conflict breakers, alignment steps), plus the amount that rounds
+//   the extent up to a multiple of the vector width in elements
+//   (MoveOptions::vectorBytes / element bytes, 16 for f32 by default).
+//
+// unpad_dim b.k p          (inverse: pad_dim b.k p)
+//   Removes p of the padding elements of dimension k.
+//   Legality: 1 <= p <= padding of b.k; no access reaches into the removed
+//   elements, i.e. every index on dimension k ranges over its leaf's box
+//   below the remaining allocated extent (exact: the range of an affine form
+//   over a box); dimension k is materialized (as for pad_dim, so that each
+//   is the other's inverse: materialize a `:N` dimension first); `:v` lane
+//   strides are kept. Removing storage never exceeds a location budget.
+//   Candidates: the whole padding of each padded, materialized dimension.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MoveKinds.h"
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+using namespace perfdojo::moves;
+
+namespace {
+
+/// `buffer` with the padding of dimension `k` changed by `delta`.
+void addPadding(BufferOp buffer, unsigned k, int64_t delta) {
+  SmallVector<int64_t> padding(buffer.getPadding());
+  padding[k] += delta;
+  buffer.setPadding(padding);
+}
+
+class PadDim final : public Move {
+public:
+  StringRef getName() const override { return "pad_dim"; }
+  bool restructuresTree() const override { return false; }
+  StringRef getSummary() const override {
+    return "allocate padding elements after a dimension of an internal "
+           "buffer";
+  }
+
+  void candidates(MoveState &state,
+                  SmallVectorImpl<MoveRequest> &out) const override {
+    for (BufferOp buffer : state.getKernel().getBuffers()) {
+      if (buffer.isArgument())
+        continue;
+      int64_t bytes = (buffer.getElementType().getIntOrFloatBitWidth() + 7) / 8;
+      int64_t lanes = std::max<int64_t>(state.getOptions().vectorBytes / bytes,
+                                        1);
+      for (unsigned k = 0; k < buffer.getRank(); ++k) {
+        if (buffer.getReused()[k] || buffer.getPadding()[k])
+          continue;
+        SmallVector<int64_t, 6> amounts = {1, 2, 4, 8, 16};
+        int64_t roundUp = (lanes - buffer.getShape()[k] % lanes) % lanes;
+        if (roundUp && !llvm::is_contained(amounts, roundUp))
+          amounts.push_back(roundUp);
+        llvm::sort(amounts);
+        for (int64_t p : amounts)
+          out.push_back({getName().str(), getBufferDimSelector(buffer, k), {p}});
+      }
+    }
+  }
+
+  DiagnosedSilenceableFailure check(MoveState &state,
+                                    const MoveRequest &request,
+                                    Location errorLoc) const override {
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    if (!expectParams(request, 1, errorLoc, diag))
+      return diag;
+    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
+    if (!resolved)
+      return diag;
+    BufferOp buffer = resolved->first;
+    unsigned k = resolved->second;
+    int64_t p = request.params[0];
+    auto failAtBuffer = [&](const Twine &message) {
+      DiagnosedSilenceableFailure d = fail(request, errorLoc, message);
+      d.attachNote(buffer.getLoc()) << "declared here";
+      return d;
+    };
+    if (p < 1)
+      return failAtBuffer("padding amount " + Twine(p) + " must be positive");
+    if (buffer.getReused()[k])
+      return failAtBuffer("dimension " + Twine(k) + " of '" +
+                          buffer.getName() +
+                          "' is non-materialized (:N); padding it would "
+                          "allocate nothing");
+    // Storage grows by p times the product of the other dimensions.
+    int64_t others = getStorageElements(buffer) / buffer.getAllocatedExtent(k);
+    int64_t extent = buffer.getAllocatedExtent(k);
+    int64_t elements = extent > INT64_MAX - p ||
+                               others > INT64_MAX / (extent + p)
+                           ? INT64_MAX
+                           : others * (extent + p);
+    if (std::optional<std::string> over = findCapacityViolation(
+            buffer, buffer.getLocation(), elements, state.getOptions()))
+      return failAtBuffer("padding would exceed the capacity of " +
+                          stringifyBufferLocation(buffer.getLocation()) +
+                          ": " + *over);
+    return verifyVectorLanes(state, *this, request, errorLoc, buffer);
+  }
+
+  MoveRequest rewrite(MoveState &state,
+                      const MoveRequest &request) const override {
+    auto resolved = *resolveBufferDim(state.getKernel(), request.location);
+    BufferOp buffer = resolved.first;
+    unsigned k = resolved.second;
+    addPadding(buffer, k, request.params[0]);
+    return {"unpad_dim", request.location, {request.params[0]}};
+  }
+};
+
+class UnpadDim final : public Move {
+public:
+  StringRef getName() const override { return "unpad_dim"; }
+  bool restructuresTree() const override { return false; }
+  StringRef getSummary() const override {
+    return "remove unused padding elements from a dimension of an internal "
+           "buffer";
+  }
+
+  void candidates(MoveState &state,
+                  SmallVectorImpl<MoveRequest> &out) const override {
+    for (BufferOp buffer : state.getKernel().getBuffers())
+      for (unsigned k = 0; k < buffer.getRank(); ++k)
+        if (int64_t p = buffer.getPadding()[k]; p && !buffer.getReused()[k])
+          out.push_back({getName().str(), getBufferDimSelector(buffer, k), {p}});
+  }
+
+  DiagnosedSilenceableFailure check(MoveState &state,
+                                    const MoveRequest &request,
+                                    Location errorLoc) const override {
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    if (!expectParams(request, 1, errorLoc, diag))
+      return diag;
+    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
+    if (!resolved)
+      return diag;
+    BufferOp buffer = resolved->first;
+    unsigned k = resolved->second;
+    int64_t p = request.params[0], padding = buffer.getPadding()[k];
+    if (p < 1 || p > padding) {
+      diag = fail(request, errorLoc,
+                  "unpad amount " + Twine(p) + " must lie between 1 and the "
+                  "padding " + Twine(padding) + " of dimension " + Twine(k) +
+                      " of '" + buffer.getName() + "'");
+      diag.attachNote(buffer.getLoc()) << "declared here";
+      return diag;
+    }
+    if (buffer.getReused()[k]) {
+      diag = fail(request, errorLoc,
+                  "dimension " + Twine(k) + " of '" + buffer.getName() +
+                      "' is non-materialized (:N); materialize it before "
+                      "changing its padding");
+      diag.attachNote(buffer.getLoc()) << "declared here";
+      return diag;
+    }
+    int64_t remaining = buffer.getAllocatedExtent(k) - p;
+    for (const ArrayAccess &access :
+         collectArrayAccesses(state.getKernel(), buffer)) {
+      auto range = access.indices[k].range(getIterationSizes(access.leaf));
+      // The verifier already rejects overflowing ranges.
+      if (!range || range->second < remaining)
+        continue;
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      printIndexExpr(os,
+                     buildAffineExpr(access.indices[k], buffer.getContext()));
+      diag = fail(request, errorLoc,
+                  "index " + text + " on dimension " + Twine(k) + " of '" +
+                      buffer.getName() + "' reaches " + Twine(range->second) +
+                      ", in the padding that would be removed (allocated "
+                      "extent " + Twine(remaining) + " after the move)");
+      diag.attachNote(access.leaf->getLoc()) << "this access";
+      return diag;
+    }
+    return verifyVectorLanes(state, *this, request, errorLoc, buffer);
+  }
+
+  MoveRequest rewrite(MoveState &state,
+                      const MoveRequest &request) const override {
+    auto resolved = *resolveBufferDim(state.getKernel(), request.location);
+    BufferOp buffer = resolved.first;
+    unsigned k = resolved.second;
+    addPadding(buffer, k, -request.params[0]);
+    return {"pad_dim", request.location, {request.params[0]}};
+  }
+};
+
+} // namespace
+
+const Move *perfdojo::moves::getPadDimMove() {
+  static PadDim move;
+  return &move;
+}
+
+const Move *perfdojo::moves::getUnpadDimMove() {
+  static UnpadDim move;
+  return &move;
+}

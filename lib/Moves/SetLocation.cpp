@@ -1,0 +1,115 @@
+//===- SetLocation.cpp - set_location (where a buffer lives) --------------===//
+//
+// set_location b loc       (inverse: set_location b <previous loc>)
+//   Moves internal buffer b to location loc, written as its number in the
+//   BufferLocation enumeration:
+//     heap=0, stack=1, reg=2, gpu_shared=3, gpu_local=4, tcdm=5
+//   (`set_location t 1` puts t on the stack).
+//   Legality: b is internal (kernel arguments stay where the caller put
+//   them); loc differs from b's location; and per location, counting the
+//   allocated storage of the materialized dimensions (`:N` dimensions count
+//   once, padding counts):
+//     heap   always;
+//     stack  at most MoveOptions::stackBytes bytes (1 MiB by default);
+//     reg    at most MoveOptions::registerElements elements (64 by default,
+//            e.g. four AVX-512 registers of f32);
+//     gpu_shared, gpu_local, tcdm: refused, not available for this target
+//            yet.
+//   The location does not enter the dependence test: no location privatizes
+//   a buffer yet (moves.md B8), so a move changes no physical aliasing. The
+//   `reg` addressability rule (only `:u`/`:v` variables in indices) is not
+//   checked yet; the budgets are re-checked by every move that grows storage
+//   (pad_dim, materialize_dims).
+//   Candidates: every internal buffer, to each of heap, stack and reg other
+//   than its own.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MoveKinds.h"
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+using namespace perfdojo::moves;
+
+namespace {
+
+class SetLocation final : public Move {
+public:
+  StringRef getName() const override { return "set_location"; }
+  bool restructuresTree() const override { return false; }
+  StringRef getSummary() const override {
+    return "move an internal buffer to another location (heap=0, stack=1, "
+           "reg=2)";
+  }
+
+  void candidates(MoveState &state,
+                  SmallVectorImpl<MoveRequest> &out) const override {
+    for (BufferOp buffer : state.getKernel().getBuffers()) {
+      if (buffer.isArgument())
+        continue;
+      for (BufferLocation loc : {BufferLocation::heap, BufferLocation::stack,
+                                 BufferLocation::reg})
+        if (loc != buffer.getLocation())
+          out.push_back({getName().str(),
+                         buffer.getName().str(),
+                         {static_cast<int64_t>(loc)}});
+    }
+  }
+
+  DiagnosedSilenceableFailure check(MoveState &state,
+                                    const MoveRequest &request,
+                                    Location errorLoc) const override {
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    if (!expectParams(request, 1, errorLoc, diag))
+      return diag;
+    BufferOp buffer = resolveInternalBufferOrFail(
+        state, request, request.location, "location", errorLoc, diag);
+    if (!buffer)
+      return diag;
+    int64_t param = request.params[0];
+    std::optional<BufferLocation> loc =
+        param < 0 || param > UINT32_MAX
+            ? std::nullopt
+            : symbolizeBufferLocation(static_cast<uint32_t>(param));
+    auto failAtBuffer = [&](const Twine &message) {
+      DiagnosedSilenceableFailure d = fail(request, errorLoc, message);
+      d.attachNote(buffer.getLoc()) << "declared here";
+      return d;
+    };
+    if (!loc)
+      return fail(request, errorLoc,
+                  "location " + Twine(param) +
+                      " is not one of heap=0, stack=1, reg=2, gpu_shared=3, "
+                      "gpu_local=4, tcdm=5");
+    if (*loc == buffer.getLocation())
+      return failAtBuffer("'" + buffer.getName() + "' is already in " +
+                          stringifyBufferLocation(*loc));
+    if (*loc == BufferLocation::gpu_shared ||
+        *loc == BufferLocation::gpu_local || *loc == BufferLocation::tcdm)
+      return fail(request, errorLoc,
+                  "location " + stringifyBufferLocation(*loc) +
+                      " is not available for this target yet");
+    if (std::optional<std::string> over =
+            findCapacityViolation(buffer, *loc, getStorageElements(buffer),
+                                  state.getOptions()))
+      return failAtBuffer(*over);
+    return DiagnosedSilenceableFailure::success();
+  }
+
+  MoveRequest rewrite(MoveState &state,
+                      const MoveRequest &request) const override {
+    BufferOp buffer = lookupBuffer(state.getKernel(), request.location);
+    int64_t previous = static_cast<int64_t>(buffer.getLocation());
+    buffer.setLocation(
+        *symbolizeBufferLocation(static_cast<uint32_t>(request.params[0])));
+    return {getName().str(), request.location, {previous}};
+  }
+};
+
+} // namespace
+
+const Move *perfdojo::moves::getSetLocationMove() {
+  static SetLocation move;
+  return &move;
+}

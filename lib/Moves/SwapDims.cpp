@@ -1,0 +1,94 @@
+//===- SwapDims.cpp - swap_dims (layout permutation) ----------------------===//
+//
+// swap_dims b.k            (inverse: swap_dims b.k)
+//   Swaps dimensions k and k+1 of internal buffer b: the extents, padding
+//   and `:N` flags travel with their dimension, and every access to an
+//   array of b swaps its indices k and k+1.
+//   Legality: b is internal (kernel arguments keep the caller's layout) and
+//   k+1 < rank. No dependence test: the permutation re-encodes storage
+//   bijectively, so two accesses touch the same physical element after the
+//   move iff they did before; the `:N` invariant is per dimension and moves
+//   with it. The one layout-dependent condition, the lane strides of `:v`
+//   leaves, is re-checked on the result.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MoveKinds.h"
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+using namespace perfdojo::moves;
+
+namespace {
+
+template <typename T>
+SmallVector<T> swapped(ArrayRef<T> values, unsigned k) {
+  SmallVector<T> out(values);
+  std::swap(out[k], out[k + 1]);
+  return out;
+}
+
+class SwapDims final : public Move {
+public:
+  StringRef getName() const override { return "swap_dims"; }
+  // A permutation keeps every `:N` condition (they are per dimension).
+  bool restructuresTree() const override { return false; }
+  StringRef getSummary() const override {
+    return "swap two adjacent dimensions of an internal buffer";
+  }
+
+  void candidates(MoveState &state,
+                  SmallVectorImpl<MoveRequest> &out) const override {
+    for (BufferOp buffer : state.getKernel().getBuffers())
+      if (!buffer.isArgument())
+        for (unsigned k = 0; k + 1 < buffer.getRank(); ++k)
+          out.push_back({getName().str(), getBufferDimSelector(buffer, k), {}});
+  }
+
+  DiagnosedSilenceableFailure check(MoveState &state,
+                                    const MoveRequest &request,
+                                    Location errorLoc) const override {
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    if (!expectParams(request, 0, errorLoc, diag))
+      return diag;
+    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
+    if (!resolved)
+      return diag;
+    BufferOp buffer = resolved->first;
+    unsigned k = resolved->second;
+    if (k + 1 >= buffer.getRank()) {
+      diag = fail(request, errorLoc,
+                  "dimension " + Twine(k) + " is the last dimension of '" +
+                      buffer.getName() + "'; swap_dims swaps dimensions k "
+                      "and k+1");
+      diag.attachNote(buffer.getLoc()) << "declared here";
+      return diag;
+    }
+    return verifyVectorLanes(state, *this, request, errorLoc, buffer);
+  }
+
+  MoveRequest rewrite(MoveState &state,
+                      const MoveRequest &request) const override {
+    KernelOp kernel = state.getKernel();
+    auto resolved = *resolveBufferDim(kernel, request.location);
+    BufferOp buffer = resolved.first;
+    unsigned k = resolved.second;
+    buffer.setShape(swapped(buffer.getShape(), k));
+    buffer.setPadding(swapped(buffer.getPadding(), k));
+    buffer.setReused(swapped(buffer.getReused(), k));
+    rewriteArrayAccesses(kernel, buffer, [&](const ArrayAccess &access) {
+      SmallVector<LinearForm, 4> indices(access.indices);
+      std::swap(indices[k], indices[k + 1]);
+      return indices;
+    });
+    return {getName().str(), request.location, {}};
+  }
+};
+
+} // namespace
+
+const Move *perfdojo::moves::getSwapDimsMove() {
+  static SwapDims move;
+  return &move;
+}
