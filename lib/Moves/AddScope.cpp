@@ -15,11 +15,15 @@
 // Legality (both): running the wrapped node N twice in a row equals running
 // it once (moves.md A12/A13):
 //   * N contains no reduction leaf, and
-//   * no read of N happens before or at a write of the same physical
-//     element by N within one execution of N: for every writer W at
-//     instance x and reader R at instance y, NODEP under "same iteration of
-//     every scope enclosing N" and τ(y) <= τ(x), where τ is the execution
-//     order inside N (for W = R at x = y the read comes first).
+//   * every read of N either sees a value N wrote earlier in the same
+//     execution, or no write of N happens at or after it: for every writer
+//     W at instance x and reader R at instance y, NODEP under "same
+//     iteration of every scope enclosing N" and τ(y) <= τ(x), where τ is
+//     the execution order inside N (for W = R at x = y the read comes
+//     first). Reads that are covered are left out of the test: some leaf
+//     before R in N plainly writes the same physical element, through
+//     forms equal to the read's that only use depths the two leaves share,
+//     so it wrote the element in the same iteration just before.
 //   Then, by induction over execution order, the second execution reads and
 //   writes exactly the values of the first. A node directly inside a
 //   vector scope cannot be wrapped: vector scopes stay innermost.
@@ -61,6 +65,33 @@ unsigned commonScopes(LeafOp a, LeafOp b) {
   return common;
 }
 
+/// Whether the read `read` of `leaves[reader]` is covered: an earlier leaf
+/// plainly writes the same physical element through the same forms, which
+/// only use depths the two leaves share.
+bool isCovered(DependenceAnalysis &deps, ArrayRef<LeafOp> leaves,
+               unsigned reader, const PhysicalAccess &read) {
+  for (LeafOp writer : leaves.take_front(reader)) {
+    const PhysicalAccess &write = deps.getLeafAccesses(writer).accesses.front();
+    if (write.kind != AccessKind::Write || write.buffer != read.buffer)
+      continue;
+    unsigned common = commonScopes(writer, leaves[reader]);
+    auto sameForm = [&](const LinearForm &w, const LinearForm &r) {
+      if (w.constant != r.constant)
+        return false;
+      unsigned n = std::max(w.coeffs.size(), r.coeffs.size());
+      for (unsigned k = 0; k < n; ++k)
+        if (w.coeff(k) != r.coeff(k) || (k >= common && w.coeff(k) != 0))
+          return false;
+      return true;
+    };
+    if (llvm::all_of(llvm::zip(write.indices, read.indices), [&](auto pair) {
+          return sameForm(std::get<0>(pair), std::get<1>(pair));
+        }))
+      return true;
+  }
+  return false;
+}
+
 /// The idempotence test of `node`, whose enclosing `context` depths are held
 /// fixed (one execution of the node). Fills `diag` on failure.
 bool checkIdempotent(MoveState &state, const MoveRequest &request,
@@ -77,6 +108,13 @@ bool checkIdempotent(MoveState &state, const MoveRequest &request,
     return false;
   }
   DependenceAnalysis &deps = state.getDependences();
+  // The uncovered reads, per leaf.
+  SmallVector<SmallVector<const PhysicalAccess *, 2>> reads(leaves.size());
+  for (auto [j, reader] : llvm::enumerate(leaves))
+    for (const PhysicalAccess &read :
+         llvm::drop_begin(deps.getLeafAccesses(reader).accesses))
+      if (!isCovered(deps, leaves, j, read))
+        reads[j].push_back(&read);
   for (auto [i, writer] : llvm::enumerate(leaves)) {
     const LeafAccesses &w = deps.getLeafAccesses(writer);
     const PhysicalAccess &write = w.accesses.front();
@@ -94,11 +132,11 @@ bool checkIdempotent(MoveState &state, const MoveRequest &request,
       }
       if (j <= i)
         orders.emplace_back(common, DepthRelation::Equal);
-      for (const PhysicalAccess &read : llvm::drop_begin(r.accesses)) {
+      for (const PhysicalAccess *read : reads[j]) {
         for (ArrayRef<DepthRelation> rel : orders) {
-          if (!deps.mayConflict(w, write, r, read, rel, state.ordering()))
+          if (!deps.mayConflict(w, write, r, *read, rel, state.ordering()))
             continue;
-          Conflict conflict{writer, reader, &write, &read};
+          Conflict conflict{writer, reader, &write, read};
           diag = fail(request, errorLoc,
                       what + " is not idempotent: it reads an element "
                              "before writing it again: " +

@@ -28,9 +28,8 @@ BufferOp lookupBuffer(KernelOp kernel, StringRef name) {
 }
 
 BufferOp resolveInternalBufferOrFail(MoveState &state,
-                                     const MoveRequest &request,
-                                     StringRef name, StringRef what,
-                                     Location errorLoc,
+                                     const MoveRequest &request, StringRef name,
+                                     StringRef what, Location errorLoc,
                                      DiagnosedSilenceableFailure &diag) {
   BufferOp buffer = lookupBuffer(state.getKernel(), name);
   if (!buffer) {
@@ -134,9 +133,10 @@ int64_t getStorageElements(BufferOp buffer) {
   return elements;
 }
 
-std::optional<std::string>
-findCapacityViolation(BufferOp buffer, BufferLocation location,
-                      int64_t elements, const MoveOptions &options) {
+std::optional<std::string> findCapacityViolation(BufferOp buffer,
+                                                 BufferLocation location,
+                                                 int64_t elements,
+                                                 const MoveOptions &options) {
   std::string name = "'" + buffer.getName().str() + "'";
   if (location == BufferLocation::reg) {
     if (elements <= options.registerElements)
@@ -155,6 +155,26 @@ findCapacityViolation(BufferOp buffer, BufferLocation location,
            std::to_string(options.stackBytes) + " bytes";
   }
   return std::nullopt;
+}
+
+SmallVector<int64_t, 4> getElementStrides(BufferOp buffer) {
+  SmallVector<int64_t, 4> strides(buffer.getRank(), 0);
+  int64_t running = 1;
+  for (int d = buffer.getRank() - 1; d >= 0; --d) {
+    if (buffer.getReused()[d])
+      continue;
+    strides[d] = running;
+    running *= buffer.getAllocatedExtent(d);
+  }
+  return strides;
+}
+
+int64_t getStrideAlong(BufferOp buffer, ArrayRef<LinearForm> forms,
+                       unsigned depth) {
+  int64_t stride = 0;
+  for (auto [form, s] : llvm::zip(forms, getElementStrides(buffer)))
+    stride += form.coeff(depth) * s;
+  return stride;
 }
 
 /// Whether some `:v` leaf accesses an array of `buffer`.
@@ -177,34 +197,23 @@ DiagnosedSilenceableFailure verifyVectorLanes(MoveState &state,
   MoveState copyState(*copy, state.getOptions());
   (void)move.rewrite(copyState, request);
   BufferOp moved = lookupBuffer(*copy, buffer.getName());
-  // Row-major element strides over the allocated extents; `:N` adds none.
-  SmallVector<int64_t, 4> strides(moved.getRank(), 0);
-  int64_t running = 1;
-  for (int d = moved.getRank() - 1; d >= 0; --d) {
-    if (moved.getReused()[d])
-      continue;
-    strides[d] = running;
-    running *= moved.getAllocatedExtent(d);
-  }
   for (const ArrayAccess &access : collectArrayAccesses(*copy, moved)) {
     auto scope = dyn_cast<ScopeOp>(access.leaf->getParentOp());
     if (!scope || scope.getMode() != Mode::vector)
       continue;
-    unsigned lane = scope.getDepth();
-    int64_t stride = 0;
-    for (auto [form, s] : llvm::zip(access.indices, strides))
-      stride += form.coeff(lane) * s;
+    int64_t stride = getStrideAlong(moved, access.indices, scope.getDepth());
     bool isOutput = access.operand < 0;
     if (stride == 1 || (!isOutput && stride == 0))
       continue;
-    DiagnosedSilenceableFailure diag = fail(
-        request, errorLoc,
-        "the new layout of '" + buffer.getName() + "' would make " +
-            (isOutput ? "the output" : "an operand") + " of a vector leaf "
-            "move by " + Twine(stride) + " element(s) per lane; " +
-            (isOutput ? "vector stores need stride 1"
-                      : "vector loads need stride 0 or 1") +
-            " (clear the mode first)");
+    DiagnosedSilenceableFailure diag =
+        fail(request, errorLoc,
+             "the new layout of '" + buffer.getName() + "' would make " +
+                 (isOutput ? "the output" : "an operand") +
+                 " of a vector leaf move by " + Twine(stride) +
+                 " element(s) per lane; " +
+                 (isOutput ? "vector stores need stride 1"
+                           : "vector loads need stride 0 or 1") +
+                 " (clear the mode first)");
     diag.attachNote(access.leaf->getLoc()) << "the vector leaf";
     return diag;
   }

@@ -27,6 +27,10 @@ const Move *getAddScopeMove();
 const Move *getRemoveScopeMove();
 const Move *getReuseDimsMove();
 const Move *getMaterializeDimsMove();
+const Move *getExpandDimMove();
+const Move *getCollapseDimMove();
+const Move *getPrivatizeReductionMove();
+const Move *getUnprivatizeReductionMove();
 const Move *getSwapDimsMove();
 const Move *getPadDimMove();
 const Move *getUnpadDimMove();
@@ -57,10 +61,23 @@ mlir::DiagnosedSilenceableFailure fail(const MoveRequest &request,
 
 /// Post-verification of the `:N` marks: every non-materialized dimension of
 /// `kernel` still satisfies the invariant NM2-NM4 (docs/moves.md). A failure
-/// blames `request`, the move that produced `kernel`.
-mlir::DiagnosedSilenceableFailure verifyReusedDims(dojo::KernelOp kernel,
-                                                   const MoveRequest &request,
-                                                   mlir::Location errorLoc);
+/// blames `request`, the move that produced `kernel`. A move that renumbers
+/// the dimensions of a buffer passes `currentDim`, which maps a dimension of
+/// the result back to the one the user sees before the move.
+mlir::DiagnosedSilenceableFailure verifyReusedDims(
+    dojo::KernelOp kernel, const MoveRequest &request, mlir::Location errorLoc,
+    llvm::function_ref<unsigned(dojo::BufferOp, unsigned)> currentDim = {});
+
+/// The `:N` invariant (ReuseDims.cpp) for dimension `k` of `buffer` on
+/// `kernel` as it is: NM2-NM4 and the restriction to plain or `:u` scopes.
+/// A violation blames `request` with `prefix` followed by the condition, and
+/// notes on the leaves or scopes involved. expand_dim and collapse_dim use it
+/// for a dimension that is materialized: a dimension indexed by a scope
+/// variable may be folded (or unfolded) exactly when it could be `:N`.
+mlir::DiagnosedSilenceableFailure
+checkReuseInvariant(dojo::KernelOp kernel, dojo::BufferOp buffer, unsigned k,
+                    const MoveRequest &request, mlir::Location errorLoc,
+                    const llvm::Twine &prefix);
 
 /// Rewrites every index (output, operand accesses, index values) of every
 /// leaf under `root` (inclusive) through `fn`.
@@ -108,6 +125,13 @@ void rewriteArrayAccesses(
     dojo::KernelOp kernel, dojo::BufferOp buffer,
     llvm::function_ref<llvm::SmallVector<LinearForm, 4>(const ArrayAccess &)>
         fn);
+/// Row-major element strides of `buffer`'s dimensions over the allocated
+/// extents; 0 for `:N` dimensions, which add no storage.
+llvm::SmallVector<int64_t, 4> getElementStrides(dojo::BufferOp buffer);
+/// How many elements an access with index `forms` (one per dimension of
+/// `buffer`) moves when the variable of depth `depth` grows by one.
+int64_t getStrideAlong(dojo::BufferOp buffer,
+                       llvm::ArrayRef<LinearForm> forms, unsigned depth);
 /// Allocated storage of `buffer` in elements: the product of the allocated
 /// extents of its materialized dimensions (saturating).
 int64_t getStorageElements(dojo::BufferOp buffer);

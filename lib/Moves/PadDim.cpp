@@ -36,7 +36,7 @@ using namespace perfdojo::moves;
 
 namespace {
 
-/// `buffer` with the padding of dimension `k` changed by `delta`.
+/// Changes the padding of dimension `k` of `buffer` by `delta`.
 void addPadding(BufferOp buffer, unsigned k, int64_t delta) {
   SmallVector<int64_t> padding(buffer.getPadding());
   padding[k] += delta;
@@ -48,8 +48,7 @@ public:
   StringRef getName() const override { return "pad_dim"; }
   bool restructuresTree() const override { return false; }
   StringRef getSummary() const override {
-    return "allocate padding elements after a dimension of an internal "
-           "buffer";
+    return "allocate padding elements after a dimension of an internal buffer";
   }
 
   void candidates(MoveState &state,
@@ -58,8 +57,8 @@ public:
       if (buffer.isArgument())
         continue;
       int64_t bytes = (buffer.getElementType().getIntOrFloatBitWidth() + 7) / 8;
-      int64_t lanes = std::max<int64_t>(state.getOptions().vectorBytes / bytes,
-                                        1);
+      int64_t lanes =
+          std::max<int64_t>(state.getOptions().vectorBytes / bytes, 1);
       for (unsigned k = 0; k < buffer.getRank(); ++k) {
         if (buffer.getReused()[k] || buffer.getPadding()[k])
           continue;
@@ -69,7 +68,8 @@ public:
           amounts.push_back(roundUp);
         llvm::sort(amounts);
         for (int64_t p : amounts)
-          out.push_back({getName().str(), getBufferDimSelector(buffer, k), {p}});
+          out.push_back(
+              {getName().str(), getBufferDimSelector(buffer, k), {p}});
       }
     }
   }
@@ -94,22 +94,21 @@ public:
     if (p < 1)
       return failAtBuffer("padding amount " + Twine(p) + " must be positive");
     if (buffer.getReused()[k])
-      return failAtBuffer("dimension " + Twine(k) + " of '" +
-                          buffer.getName() +
-                          "' is non-materialized (:N); padding it would "
-                          "allocate nothing");
+      return failAtBuffer(
+          "dimension " + Twine(k) + " of '" + buffer.getName() +
+          "' is non-materialized (:N); padding it would allocate nothing");
     // Storage grows by p times the product of the other dimensions.
     int64_t others = getStorageElements(buffer) / buffer.getAllocatedExtent(k);
     int64_t extent = buffer.getAllocatedExtent(k);
-    int64_t elements = extent > INT64_MAX - p ||
-                               others > INT64_MAX / (extent + p)
-                           ? INT64_MAX
-                           : others * (extent + p);
+    int64_t elements =
+        extent > INT64_MAX - p || others > INT64_MAX / (extent + p)
+            ? INT64_MAX
+            : others * (extent + p);
     if (std::optional<std::string> over = findCapacityViolation(
             buffer, buffer.getLocation(), elements, state.getOptions()))
       return failAtBuffer("padding would exceed the capacity of " +
-                          stringifyBufferLocation(buffer.getLocation()) +
-                          ": " + *over);
+                          stringifyBufferLocation(buffer.getLocation()) + ": " +
+                          *over);
     return verifyVectorLanes(state, *this, request, errorLoc, buffer);
   }
 
@@ -137,7 +136,8 @@ public:
     for (BufferOp buffer : state.getKernel().getBuffers())
       for (unsigned k = 0; k < buffer.getRank(); ++k)
         if (int64_t p = buffer.getPadding()[k]; p && !buffer.getReused()[k])
-          out.push_back({getName().str(), getBufferDimSelector(buffer, k), {p}});
+          out.push_back(
+              {getName().str(), getBufferDimSelector(buffer, k), {p}});
   }
 
   DiagnosedSilenceableFailure check(MoveState &state,
@@ -154,9 +154,10 @@ public:
     int64_t p = request.params[0], padding = buffer.getPadding()[k];
     if (p < 1 || p > padding) {
       diag = fail(request, errorLoc,
-                  "unpad amount " + Twine(p) + " must lie between 1 and the "
-                  "padding " + Twine(padding) + " of dimension " + Twine(k) +
-                      " of '" + buffer.getName() + "'");
+                  "unpad amount " + Twine(p) +
+                      " must lie between 1 and the padding " + Twine(padding) +
+                      " of dimension " + Twine(k) + " of '" + buffer.getName() +
+                      "'");
       diag.attachNote(buffer.getLoc()) << "declared here";
       return diag;
     }
@@ -179,11 +180,12 @@ public:
       llvm::raw_string_ostream os(text);
       printIndexExpr(os,
                      buildAffineExpr(access.indices[k], buffer.getContext()));
-      diag = fail(request, errorLoc,
-                  "index " + text + " on dimension " + Twine(k) + " of '" +
-                      buffer.getName() + "' reaches " + Twine(range->second) +
-                      ", in the padding that would be removed (allocated "
-                      "extent " + Twine(remaining) + " after the move)");
+      diag =
+          fail(request, errorLoc,
+               "index " + text + " on dimension " + Twine(k) + " of '" +
+                   buffer.getName() + "' reaches " + Twine(range->second) +
+                   ", in the padding that would be removed (allocated extent " +
+                   Twine(remaining) + " after the move)");
       diag.attachNote(access.leaf->getLoc()) << "this access";
       return diag;
     }

@@ -392,8 +392,9 @@ public:
 } // namespace
 
 DiagnosedSilenceableFailure
-perfdojo::moves::verifyReusedDims(KernelOp kernel, const MoveRequest &request,
-                                  Location errorLoc) {
+perfdojo::moves::verifyReusedDims(
+    KernelOp kernel, const MoveRequest &request, Location errorLoc,
+    function_ref<unsigned(BufferOp, unsigned)> currentDim) {
   for (BufferOp buffer : kernel.getBuffers()) {
     for (auto [k, reused] : llvm::enumerate(buffer.getReused())) {
       if (!reused)
@@ -403,16 +404,34 @@ perfdojo::moves::verifyReusedDims(KernelOp kernel, const MoveRequest &request,
       if (!violation)
         continue;
       std::string dim = getBufferDimSelector(buffer, k);
+      std::string shown = dim;
+      if (currentDim && currentDim(buffer, k) != k) {
+        dim = getBufferDimSelector(buffer, currentDim(buffer, k));
+        shown = dim + " (" + shown + " of the result)";
+      }
       DiagnosedSilenceableFailure diag =
           fail(request, errorLoc,
                "the result would break the non-materialized dimension " +
-                   dim + ": " + violation->message +
+                   shown + ": " + violation->message +
                    "; materialize it first (materialize_dims " + dim + ")");
       violation->attachNotes(diag);
       return diag;
     }
   }
   return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure perfdojo::moves::checkReuseInvariant(
+    KernelOp kernel, BufferOp buffer, unsigned k, const MoveRequest &request,
+    Location errorLoc, const Twine &prefix) {
+  std::optional<ReuseViolation> violation =
+      findReuseViolation(kernel, buffer, k);
+  if (!violation)
+    return DiagnosedSilenceableFailure::success();
+  DiagnosedSilenceableFailure diag =
+      fail(request, errorLoc, prefix + violation->message);
+  violation->attachNotes(diag);
+  return diag;
 }
 
 const Move *perfdojo::moves::getReuseDimsMove() {

@@ -48,8 +48,8 @@ public:
     for (BufferOp buffer : state.getKernel().getBuffers()) {
       if (buffer.isArgument())
         continue;
-      for (BufferLocation loc : {BufferLocation::heap, BufferLocation::stack,
-                                 BufferLocation::reg})
+      for (BufferLocation loc :
+           {BufferLocation::heap, BufferLocation::stack, BufferLocation::reg})
         if (loc != buffer.getLocation())
           out.push_back({getName().str(),
                          buffer.getName().str(),
@@ -90,9 +90,8 @@ public:
       return fail(request, errorLoc,
                   "location " + stringifyBufferLocation(*loc) +
                       " is not available for this target yet");
-    if (std::optional<std::string> over =
-            findCapacityViolation(buffer, *loc, getStorageElements(buffer),
-                                  state.getOptions()))
+    if (std::optional<std::string> over = findCapacityViolation(
+            buffer, *loc, getStorageElements(buffer), state.getOptions()))
       return failAtBuffer(*over);
     return DiagnosedSilenceableFailure::success();
   }

@@ -249,28 +249,30 @@ private:
       return std::move(d);
     }
     unsigned d = scope.getDepth();
-    const LeafAccesses &accesses = state.getDependences().getLeafAccesses(leaf);
-    for (const PhysicalAccess &access : accesses.accesses) {
-      // Element stride per lane in the buffer's physical layout.
-      BufferOp buffer = access.buffer;
-      SmallVector<int64_t, 4> strides;
-      int64_t running = 1;
-      for (int dim = buffer.getRank() - 1; dim >= 0; --dim) {
-        if (buffer.getReused()[dim])
-          continue;
-        strides.insert(strides.begin(), running);
-        running *= buffer.getAllocatedExtent(dim);
-      }
-      int64_t stride = 0;
-      for (auto [form, s] : llvm::zip(access.indices, strides))
-        stride += form.coeff(d) * s;
-      bool isOutput = access.operand < 0;
+    KernelOp kernel = state.getKernel();
+    auto forms = [](AffineMap map) {
+      SmallVector<LinearForm, 4> out;
+      for (AffineExpr e : map.getResults())
+        out.push_back(*getLinearForm(e));
+      return out;
+    };
+    // The output first, then every operand access, in the physical layout.
+    SmallVector<std::pair<StringRef, AffineMap>, 3> accesses = {
+        {leaf.getArray(), leaf.getIndices()}};
+    for (Attribute input : leaf.getInputs())
+      if (auto access = dyn_cast<AccessAttr>(input))
+        accesses.push_back({access.getArray().getValue(), access.getIndices()});
+    for (auto [i, access] : llvm::enumerate(accesses)) {
+      auto [array, map] = access;
+      int64_t stride =
+          getStrideAlong(kernel.lookupArray(array), forms(map), d);
+      bool isOutput = i == 0;
       if (stride == 1 || (!isOutput && stride == 0))
         continue;
       DiagnosedSilenceableFailure diag = fail(
           request, errorLoc,
-          (isOutput ? "the output '" : "operand '") + access.array +
-              "' moves by " + Twine(stride) + " element(s) per lane; " +
+          (isOutput ? "the output '" : "operand '") + array + "' moves by " +
+              Twine(stride) + " element(s) per lane; " +
               (isOutput ? "vector stores need stride 1"
                         : "vector loads need stride 0 or 1"));
       diag.attachNote(leaf.getLoc()) << "the leaf";

@@ -28,8 +28,9 @@
 // Neither move needs a dependence test: with no padding, element (e1, e2)
 // keeps its row-major offset, so physical addresses, `:v` lane strides and
 // storage size are unchanged. The `:N` checks are syntactic and per
-// dimension, so both moves post-verify every `:N` mark on the result
-// (restructuresTree).
+// dimension (a merged write may no longer be a dense box), so both moves
+// post-verify the `:N` marks of b on the result, naming dimensions as they
+// are before the move.
 //
 //===----------------------------------------------------------------------===//
 
@@ -57,7 +58,7 @@ std::string printForm(const LinearForm &form, MLIRContext *ctx) {
 /// e = f*e1 + e2 with e2 in [0, f) over `sizes` (see the file comment).
 struct SplitIndex {
   LinearForm high, low;
-  /// The range of `low` over the box (for diagnostics when it fails).
+  /// The range of e2 (`low`) over the box, for the diagnostic.
   int64_t lo = 0, hi = 0;
   bool ok = false;
 };
@@ -89,9 +90,29 @@ SplitIndex splitIndex(const LinearForm &e, int64_t f, ArrayRef<int64_t> sizes) {
   return split;
 }
 
+/// Post-verification of the `:N` marks of `buffer` (the only buffer whose
+/// forms change) on a copy rewritten by `move`; `currentDim` maps a
+/// dimension of the result to the one before the move.
+DiagnosedSilenceableFailure
+postVerifyReuse(MoveState &state, const Move &move, const MoveRequest &request,
+                Location errorLoc, BufferOp buffer,
+                function_ref<unsigned(unsigned)> currentDim) {
+  if (!llvm::is_contained(buffer.getReused(), true))
+    return DiagnosedSilenceableFailure::success();
+  OwningOpRef<KernelOp> copy = state.getKernel().clone();
+  MoveState copyState(*copy, state.getOptions());
+  (void)move.rewrite(copyState, request);
+  return verifyReusedDims(
+      *copy, request, errorLoc, [&](BufferOp b, unsigned k) {
+        return b.getName() == buffer.getName() ? currentDim(k) : k;
+      });
+}
+
 class SplitDim final : public Move {
 public:
   StringRef getName() const override { return "split_dim"; }
+  // The `:N` marks are post-verified in check(), with dimensions renamed.
+  bool restructuresTree() const override { return false; }
   StringRef getSummary() const override {
     return "split a dimension n of an internal buffer into n/f x f";
   }
@@ -131,13 +152,11 @@ public:
       return d;
     };
     if (f < 1 || f > n || n % f)
-      return failAtBuffer("split factor " + Twine(f) +
-                          " does not divide extent " + Twine(n) +
-                          " of dimension " + Twine(k) + " of '" +
-                          buffer.getName() + "'");
+      return failAtBuffer(
+          "split factor " + Twine(f) + " does not divide extent " + Twine(n) +
+          " of dimension " + Twine(k) + " of '" + buffer.getName() + "'");
     if (buffer.getPadding()[k])
-      return failAtBuffer("dimension " + Twine(k) + " of '" +
-                          buffer.getName() +
+      return failAtBuffer("dimension " + Twine(k) + " of '" + buffer.getName() +
                           "' is padded; unpad it before splitting");
     for (const ArrayAccess &access :
          collectArrayAccesses(state.getKernel(), buffer)) {
@@ -146,17 +165,17 @@ public:
       if (split.ok)
         continue;
       diag = fail(request, errorLoc,
-                  "index " +
-                      printForm(access.indices[k], buffer.getContext()) +
-                      " on dimension " + Twine(k) + " of '" +
-                      buffer.getName() + "' does not split as " + Twine(f) +
+                  "index " + printForm(access.indices[k], buffer.getContext()) +
+                      " on dimension " + Twine(k) + " of '" + buffer.getName() +
+                      "' does not split as " + Twine(f) +
                       "*e1+e2 with e2 in [0, " + Twine(f) +
                       "): e2 would range over [" + Twine(split.lo) + ", " +
                       Twine(split.hi) + "]");
       diag.attachNote(access.leaf->getLoc()) << "this access";
       return diag;
     }
-    return DiagnosedSilenceableFailure::success();
+    return postVerifyReuse(state, *this, request, errorLoc, buffer,
+                           [&](unsigned j) { return j <= k ? j : j - 1; });
   }
 
   MoveRequest rewrite(MoveState &state,
@@ -167,8 +186,8 @@ public:
     unsigned k = resolved.second;
     int64_t f = request.params[0];
     rewriteArrayAccesses(kernel, buffer, [&](const ArrayAccess &access) {
-      SplitIndex split = splitIndex(access.indices[k], f,
-                                    getIterationSizes(access.leaf));
+      SplitIndex split =
+          splitIndex(access.indices[k], f, getIterationSizes(access.leaf));
       SmallVector<LinearForm, 4> indices(access.indices);
       indices[k] = split.high;
       indices.insert(indices.begin() + k + 1, split.low);
@@ -190,9 +209,9 @@ public:
 class MergeDims final : public Move {
 public:
   StringRef getName() const override { return "merge_dims"; }
+  bool restructuresTree() const override { return false; }
   StringRef getSummary() const override {
-    return "merge two adjacent dimensions p x q of an internal buffer into "
-           "p*q";
+    return "merge two adjacent dimensions p x q of an internal buffer into p*q";
   }
 
   void candidates(MoveState &state,
@@ -221,13 +240,14 @@ public:
       return d;
     };
     if (k + 1 >= buffer.getRank())
-      return failAtBuffer("dimension " + Twine(k) + " is the last dimension "
-                          "of '" + name + "'; merge_dims merges dimensions "
-                          "k and k+1");
+      return failAtBuffer("dimension " + Twine(k) +
+                          " is the last dimension of '" + name +
+                          "'; merge_dims merges dimensions k and k+1");
     if (buffer.getReused()[k] != buffer.getReused()[k + 1])
       return failAtBuffer("dimensions " + Twine(k) + " and " + Twine(k + 1) +
-                          " of '" + name + "' differ in materialization; "
-                          "merge_dims needs both materialized or both :N");
+                          " of '" + name +
+                          "' differ in materialization; merge_dims needs both "
+                          "materialized or both :N");
     for (unsigned j : {k, k + 1})
       if (buffer.getPadding()[j])
         return failAtBuffer("dimension " + Twine(j) + " of '" + name +
@@ -245,8 +265,9 @@ public:
           why = "both indices use {" + std::to_string(j) + "}";
         else if (a % q == 0)
           why = "the coefficient " + std::to_string(a) + " of {" +
-                std::to_string(j) + "} in the second is a multiple of its "
-                "extent " + std::to_string(q);
+                std::to_string(j) +
+                "} in the second is a multiple of its extent " +
+                std::to_string(q);
         else
           continue;
         diag = fail(request, errorLoc,
@@ -258,7 +279,8 @@ public:
         return diag;
       }
     }
-    return DiagnosedSilenceableFailure::success();
+    return postVerifyReuse(state, *this, request, errorLoc, buffer,
+                           [&](unsigned j) { return j <= k ? j : j + 1; });
   }
 
   MoveRequest rewrite(MoveState &state,

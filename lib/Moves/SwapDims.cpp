@@ -22,8 +22,7 @@ using namespace perfdojo::moves;
 
 namespace {
 
-template <typename T>
-SmallVector<T> swapped(ArrayRef<T> values, unsigned k) {
+template <typename T> SmallVector<T> swapped(ArrayRef<T> values, unsigned k) {
   SmallVector<T> out(values);
   std::swap(out[k], out[k + 1]);
   return out;
@@ -60,8 +59,8 @@ public:
     if (k + 1 >= buffer.getRank()) {
       diag = fail(request, errorLoc,
                   "dimension " + Twine(k) + " is the last dimension of '" +
-                      buffer.getName() + "'; swap_dims swaps dimensions k "
-                      "and k+1");
+                      buffer.getName() +
+                      "'; swap_dims swaps dimensions k and k+1");
       diag.attachNote(buffer.getLoc()) << "declared here";
       return diag;
     }

@@ -86,7 +86,23 @@ void transform::GetKernelsOp::getEffects(
   X(SetGpuGridOp)                                                              \
   X(SetGpuBlockOp)                                                             \
   X(SetGpuWarpOp)                                                              \
-  X(ClearModeOp)
+  X(ClearModeOp)                                                               \
+  X(CutScopeOp)                                                                \
+  X(JoinCutOp)                                                                 \
+  X(HoistLeafOp)                                                               \
+  X(SinkLeafOp)                                                                \
+  X(AddScopeOp)                                                                \
+  X(RemoveScopeOp)                                                             \
+  X(ExpandDimOp)                                                               \
+  X(CollapseDimOp)                                                             \
+  X(PrivatizeReductionOp)                                                      \
+  X(UnprivatizeReductionOp)                                                    \
+  X(SwapDimsOp)                                                                \
+  X(PadDimOp)                                                                  \
+  X(UnpadDimOp)                                                                \
+  X(SplitDimOp)                                                                \
+  X(MergeDimsOp)                                                               \
+  X(SetLocationOp)
 
 #define PERFDOJO_DEFINE_MOVE_OP(OP)                                            \
   DiagnosedSilenceableFailure transform::OP::applyToOne(                       \

@@ -239,4 +239,116 @@ def Dojo_ClearModeOp : Dojo_MoveOp<"clear_mode",
   **Inverse.** The `set_*` move of the old mode.
 }]>;
 
+def Dojo_CutScopeOp : Dojo_MoveOp<"cut_scope",
+    "Peel a scope into two consecutive scopes", [{
+  **Rewrite and legality.** The plain scope at `location` (size `s`) becomes scopes of sizes `k` and `s-k` (`params = [k]`, `0 < k < s`); the second runs the body with `{d}` shifted by `k`. No dependence test: the execution order is unchanged.
+
+  **Inverse.** `join_cut` on the first scope.
+}]>;
+
+def Dojo_JoinCutOp : Dojo_MoveOp<"join_cut",
+    "Join a scope with its shifted copy", [{
+  **Rewrite and legality.** The plain scope at `location` and its next sibling become one scope of the summed size, when the second body equals the first shifted by the first's size.
+
+  **Inverse.** `cut_scope` with `params = [size of the first scope]`.
+}]>;
+
+def Dojo_HoistLeafOp : Dojo_MoveOp<"hoist_leaf",
+    "Move a loop-invariant leaf out of its scope", [{
+  **Rewrite and legality.** The leaf at `location`, first or last child of its plain scope, moves just before or after the scope. Legal when the leaf does not use the scope's variable, is idempotent and nothing else in the scope writes what it reads or writes (and, on the last-child side, nothing reads its output).
+
+  **Inverse.** `sink_leaf` with `params = [0]` (first) or `[1]` (last).
+}]>;
+
+def Dojo_SinkLeafOp : Dojo_MoveOp<"sink_leaf",
+    "Move a leaf into a neighbouring scope", [{
+  **Rewrite and legality.** `params = [0]`: the leaf moves into its next sibling scope as its first child; `[1]`: into its previous sibling scope as its last child. Legality as for `hoist_leaf` on the result.
+
+  **Inverse.** `hoist_leaf`.
+}]>;
+
+def Dojo_AddScopeOp : Dojo_MoveOp<"add_scope",
+    "Wrap a node in a redundant scope", [{
+  **Rewrite and legality.** The node at `location` is wrapped in a new plain scope of size `s` (`params = [s]`) whose variable it does not use. Legal when the node is idempotent as a block: no reduction, and no element it writes is read before written within one execution.
+
+  **Inverse.** `remove_scope` on the new scope.
+}]>;
+
+def Dojo_RemoveScopeOp : Dojo_MoveOp<"remove_scope",
+    "Remove a scope whose variable is unused", [{
+  **Rewrite and legality.** The plain scope at `location`, with one child that does not use its variable, is replaced by that child. Legal when the child is idempotent as a block.
+
+  **Inverse.** `add_scope` with the scope's size.
+}]>;
+
+def Dojo_ExpandDimOp : Dojo_MoveOp<"expand_dim",
+    "Give a buffer one copy per iteration of a scope", [{
+  **Rewrite and legality.** Inserts a new dimension into an internal buffer, indexed by the variable of an enclosing scope (see docs/moves.md for the parameters and the exact legality).
+
+  **Inverse.** `collapse_dim`.
+}]>;
+
+def Dojo_CollapseDimOp : Dojo_MoveOp<"collapse_dim",
+    "Remove a per-iteration dimension of a buffer", [{
+  **Rewrite and legality.** Removes a dimension indexed only by one enclosing scope's variable, when no value crosses between its copies (see docs/moves.md).
+
+  **Inverse.** `expand_dim`.
+}]>;
+
+def Dojo_PrivatizeReductionOp : Dojo_MoveOp<"privatize_reduction",
+    "Accumulate a reduction in private partial results (rfactor)", [{
+  **Rewrite and legality.** The reduction leaf at `location` accumulates into a new private buffer with one slot per iteration of the named scope, initialized to the identity, and a final scope combines the slots into the output (see docs/moves.md). Legal for associative and commutative reductions with an identity under the reassociation policy.
+
+  **Inverse.** `unprivatize_reduction`.
+}]>;
+
+def Dojo_UnprivatizeReductionOp : Dojo_MoveOp<"unprivatize_reduction",
+    "Undo a reduction privatization", [{
+  **Rewrite and legality.** Recognizes the pattern `privatize_reduction` produces and restores the original reduction exactly.
+
+  **Inverse.** `privatize_reduction`.
+}]>;
+
+def Dojo_SwapDimsOp : Dojo_MoveOp<"swap_dims",
+    "Swap two adjacent dimensions of an internal buffer", [{
+  **Rewrite and legality.** Dimensions `k` and `k+1` of buffer `b` (`location` `b.k`) exchange places with their extents, padding and `:N` flags; every access swaps its indices. Internal buffers only; `:v` lane strides are re-checked.
+
+  **Inverse.** Itself.
+}]>;
+
+def Dojo_PadDimOp : Dojo_MoveOp<"pad_dim",
+    "Allocate padding after a buffer dimension", [{
+  **Rewrite and legality.** Dimension `k` of internal buffer `b` gets `p` more allocated elements (`params = [p]`). Legal within the location's budget and when `:v` lane strides are kept.
+
+  **Inverse.** `unpad_dim` with the same `p`.
+}]>;
+
+def Dojo_UnpadDimOp : Dojo_MoveOp<"unpad_dim",
+    "Remove padding from a buffer dimension", [{
+  **Rewrite and legality.** Removes `p` padding elements of dimension `k` (`params = [p]`) when no access reaches into them.
+
+  **Inverse.** `pad_dim` with the same `p`.
+}]>;
+
+def Dojo_SplitDimOp : Dojo_MoveOp<"split_dim",
+    "Split a buffer dimension into two", [{
+  **Rewrite and legality.** Dimension `k` (extent `n`) of internal buffer `b` becomes `[n/f, f]` (`params = [f]`); every index `e` becomes `[e div f, e mod f]`, legal when both stay affine over each access's box.
+
+  **Inverse.** `merge_dims` at the same location.
+}]>;
+
+def Dojo_MergeDimsOp : Dojo_MoveOp<"merge_dims",
+    "Merge two buffer dimensions into one", [{
+  **Rewrite and legality.** Dimensions `k` and `k+1` (extents `p`, `q`) of internal buffer `b` become one of extent `p*q`; `[e1, e2]` becomes `q*e1+e2`, when the split can recover both exactly.
+
+  **Inverse.** `split_dim` with `params = [q]`.
+}]>;
+
+def Dojo_SetLocationOp : Dojo_MoveOp<"set_location",
+    "Move an internal buffer to another memory", [{
+  **Rewrite and legality.** Buffer `b` (`location` is its name) moves to the location numbered `params = [loc]` (heap=0, stack=1, reg=2, gpu_shared=3, gpu_local=4, tcdm=5), within the location's budget. GPU and Snitch locations are refused for now.
+
+  **Inverse.** `set_location` back to the old location.
+}]>;
+
 #endif // PERFDOJO_DIALECT_DOJO_TRANSFORMOPS_TD

@@ -1,0 +1,98 @@
+// One case per rejection reason of set_location (lib/Moves/SetLocation.cpp).
+// Errors sit on the kernel, notes on the buffer. Each case is its own file
+// so that it carries its own request.
+// RUN: rm -rf %t && split-file %s %t
+
+//--- negative_no_buffer.mlir
+// RUN: perfdojo-opt %t/negative_no_buffer.mlir --dojo-apply="set_location q 1" -verify-diagnostics
+
+// expected-error @+1 {{'set_location q 1': no buffer named 'q'}}
+dojo.kernel @negative_no_buffer {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    dojo.leaf y[{0}] = 1.0
+  }
+}
+
+//--- negative_argument.mlir
+// RUN: perfdojo-opt %t/negative_argument.mlir --dojo-apply="set_location y 1" -verify-diagnostics
+
+// expected-error @+1 {{'set_location y 1': 'y' is a kernel argument; its location belongs to the caller}}
+dojo.kernel @negative_argument {
+  // expected-note @+1 {{declared here}}
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    dojo.leaf y[{0}] = 1.0
+  }
+}
+
+//--- negative_unknown_location.mlir
+// RUN: perfdojo-opt %t/negative_unknown_location.mlir --dojo-apply="set_location t 6" -verify-diagnostics
+
+// expected-error @+1 {{'set_location t 6': location 6 is not one of heap=0, stack=1, reg=2, gpu_shared=3, gpu_local=4, tcdm=5}}
+dojo.kernel @negative_unknown_location {
+  dojo.buffer t f32 [4] heap
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    dojo.leaf t[{0}] = 1.0
+    dojo.leaf y[{0}] = t[{0}]
+  }
+}
+
+//--- negative_same_location.mlir
+// RUN: perfdojo-opt %t/negative_same_location.mlir --dojo-apply="set_location t 0" -verify-diagnostics
+
+// expected-error @+1 {{'set_location t 0': 't' is already in heap}}
+dojo.kernel @negative_same_location {
+  // expected-note @+1 {{declared here}}
+  dojo.buffer t f32 [4] heap
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    dojo.leaf t[{0}] = 1.0
+    dojo.leaf y[{0}] = t[{0}]
+  }
+}
+
+//--- negative_unavailable.mlir
+// RUN: perfdojo-opt %t/negative_unavailable.mlir --dojo-apply="set_location t 3" -verify-diagnostics
+
+// expected-error @+1 {{'set_location t 3': location gpu_shared is not available for this target yet}}
+dojo.kernel @negative_unavailable {
+  dojo.buffer t f32 [4] heap
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    dojo.leaf t[{0}] = 1.0
+    dojo.leaf y[{0}] = t[{0}]
+  }
+}
+
+//--- negative_stack_budget.mlir
+// RUN: perfdojo-opt %t/negative_stack_budget.mlir --dojo-apply="set_location t 1" -verify-diagnostics
+
+// 512 x 513 f32 elements are 1050624 bytes, just over 1 MiB.
+// expected-error @+1 {{'set_location t 1': 't' would allocate 1050624 bytes, over the stack budget of 1048576 bytes}}
+dojo.kernel @negative_stack_budget {
+  // expected-note @+1 {{declared here}}
+  dojo.buffer t f32 [512, 512+1] heap
+  dojo.buffer y f32 [512] heap out
+  dojo.scope 512 {
+    dojo.leaf t[{0}, 0] = 1.0
+    dojo.leaf y[{0}] = t[{0}, 0]
+  }
+}
+
+//--- negative_register_budget.mlir
+// RUN: perfdojo-opt %t/negative_register_budget.mlir --dojo-apply="set_location t 2" -verify-diagnostics
+
+// expected-error @+1 {{'set_location t 2': 't' would allocate 65 elements, over the register budget of 64 elements}}
+dojo.kernel @negative_register_budget {
+  // expected-note @+1 {{declared here}}
+  dojo.buffer t f32 [4:N, 64+1] stack
+  dojo.buffer y f32 [4, 64] heap out
+  dojo.scope 4 {
+    dojo.scope 64 {
+      dojo.leaf t[{0}, {1}] = 1.0
+      dojo.leaf y[{0}, {1}] = t[{0}, {1}]
+    }
+  }
+}
