@@ -11,12 +11,12 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+
+#include "KernelFiles.h"
 
 #include <benchmark/benchmark.h>
 
-#include <cstring>
 #include <string>
 #include <vector>
 
@@ -55,21 +55,9 @@ void runKernel(benchmark::State &state, std::string path, bool reference) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string dir = PERFDOJO_KERNELS_DIR "/small";
   std::vector<char *> rest;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--kernels=", 10) == 0)
-      dir = argv[i] + 10;
-    else
-      rest.push_back(argv[i]);
-  }
-  std::error_code ec;
-  std::vector<std::string> files;
-  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
-       it.increment(ec))
-    if (llvm::StringRef(it->path()).ends_with(".dojo"))
-      files.push_back(it->path());
-  std::sort(files.begin(), files.end());
+  std::string dir = takeKernelDir(argc, argv, PERFDOJO_KERNELS_DIR "/small", rest);
+  std::vector<std::string> files = listKernelFiles(dir);
   for (const std::string &file : files) {
     std::string name = llvm::sys::path::stem(file).str();
     benchmark::RegisterBenchmark(("interp/" + name).c_str(), runKernel, file,

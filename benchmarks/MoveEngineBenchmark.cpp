@@ -11,12 +11,12 @@
 #include "perfdojo/Target/DojoText/DojoText.h"
 
 #include "mlir/IR/MLIRContext.h"
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
+
+#include "KernelFiles.h"
 
 #include <benchmark/benchmark.h>
 
-#include <cstring>
 
 using namespace perfdojo;
 
@@ -76,21 +76,9 @@ void applyUndo(benchmark::State &state, std::string path) {
 } // namespace
 
 int main(int argc, char **argv) {
-  std::string dir = PERFDOJO_KERNELS_DIR;
   std::vector<char *> rest;
-  for (int i = 0; i < argc; ++i) {
-    if (std::strncmp(argv[i], "--kernels=", 10) == 0)
-      dir = argv[i] + 10;
-    else
-      rest.push_back(argv[i]);
-  }
-  std::error_code ec;
-  std::vector<std::string> files;
-  for (llvm::sys::fs::directory_iterator it(dir, ec), end; it != end && !ec;
-       it.increment(ec))
-    if (llvm::StringRef(it->path()).ends_with(".dojo"))
-      files.push_back(it->path());
-  std::sort(files.begin(), files.end());
+  std::string dir = takeKernelDir(argc, argv, PERFDOJO_KERNELS_DIR, rest);
+  std::vector<std::string> files = listKernelFiles(dir);
   for (const std::string &file : files) {
     std::string name = llvm::sys::path::stem(file).str();
     benchmark::RegisterBenchmark(("list_moves/" + name).c_str(), listMoves,

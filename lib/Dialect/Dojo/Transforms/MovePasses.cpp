@@ -40,27 +40,45 @@ public:
   }
 };
 
-class ApplyMovesPass
-    : public perfdojo::dojo::impl::DojoApplyMovesPassBase<ApplyMovesPass> {
+/// What dojo-apply and dojo-check share: the raw-script option spelling and
+/// parsing the `moves` option, with an error on the kernel if malformed.
+template <typename Derived, template <typename> class GeneratedBase>
+class ScriptPass : public GeneratedBase<Derived> {
 public:
-  using Base::Base;
+  using Parent = GeneratedBase<Derived>;
+  using Parent::Parent;
+
   LogicalResult initializeOptions(
       StringRef options,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
     if (std::optional<std::string> script = getRawScript(options)) {
-      moves = *script;
+      this->moves = *script;
       return success();
     }
-    return Base::initializeOptions(options, errorHandler);
+    return Parent::initializeOptions(options, errorHandler);
   }
+
+protected:
+  std::optional<SmallVector<MoveRequest>> parseScript() {
+    auto script = parseMoveScript(this->moves);
+    if (script)
+      return std::move(*script);
+    this->getOperation().emitError("invalid move script: ")
+        << llvm::toString(script.takeError());
+    return std::nullopt;
+  }
+};
+
+class ApplyMovesPass
+    : public ScriptPass<ApplyMovesPass,
+                        perfdojo::dojo::impl::DojoApplyMovesPassBase> {
+public:
+  using ScriptPass::ScriptPass;
   void runOnOperation() override {
     KernelOp kernel = getOperation();
-    auto script = parseMoveScript(moves);
-    if (!script) {
-      kernel.emitError("invalid move script: ")
-          << llvm::toString(script.takeError());
+    std::optional<SmallVector<MoveRequest>> script = parseScript();
+    if (!script)
       return signalPassFailure();
-    }
     MoveState state(kernel, MoveOptions{reassociate});
     for (const MoveRequest &request : *script)
       if (failed(applyMove(state, request, kernel.getLoc())))
@@ -68,26 +86,16 @@ public:
   }
 };
 
-class CheckMovePass : public perfdojo::dojo::impl::DojoCheckMovePassBase<CheckMovePass> {
+class CheckMovePass
+    : public ScriptPass<CheckMovePass,
+                        perfdojo::dojo::impl::DojoCheckMovePassBase> {
 public:
-  using Base::Base;
-  LogicalResult initializeOptions(
-      StringRef options,
-      function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    if (std::optional<std::string> script = getRawScript(options)) {
-      moves = *script;
-      return success();
-    }
-    return Base::initializeOptions(options, errorHandler);
-  }
+  using ScriptPass::ScriptPass;
   void runOnOperation() override {
     KernelOp kernel = getOperation();
-    auto script = parseMoveScript(moves);
-    if (!script) {
-      kernel.emitError("invalid move script: ")
-          << llvm::toString(script.takeError());
+    std::optional<SmallVector<MoveRequest>> script = parseScript();
+    if (!script)
       return signalPassFailure();
-    }
     MoveState state(kernel, MoveOptions{reassociate});
     for (const MoveRequest &request : *script) {
       DiagnosedSilenceableFailure result =
