@@ -277,7 +277,8 @@ public:
   MoveRequest rewrite(MoveState &state,
                       const MoveRequest &request) const override {
     auto [name, posText] = StringRef(request.location).rsplit('.');
-    unsigned pos = std::stoul(posText.str());
+    unsigned pos = 0;
+    (void)posText.getAsInteger(10, pos); // checked by check()
     BufferOp buffer = lookupBuffer(state.getKernel(), name);
     expand(state.getKernel(), buffer, pos, request.params[0],
            request.params[1]);

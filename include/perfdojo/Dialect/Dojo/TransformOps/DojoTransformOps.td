@@ -283,7 +283,7 @@ def Dojo_RemoveScopeOp : Dojo_MoveOp<"remove_scope",
 
 def Dojo_ExpandDimOp : Dojo_MoveOp<"expand_dim",
     "Give a buffer one copy per iteration of a scope", [{
-  **Rewrite and legality.** Inserts a new dimension into an internal buffer, indexed by the variable of an enclosing scope (see docs/moves.md for the parameters and the exact legality).
+  **Rewrite and legality.** Inserts a dimension of extent `n` at position `k` of internal buffer `b` (`location` `b.k`, `params = [n, d]`), indexed by `{d}` in every access; `n` is the size of the depth-`d` scope that encloses every access. Legal when no value crosses between the copies (the `:N` rules NM2-NM4 on the new dimension) and the storage fits its location.
 
   **Inverse.** `collapse_dim`.
 }]>;
@@ -297,7 +297,7 @@ def Dojo_CollapseDimOp : Dojo_MoveOp<"collapse_dim",
 
 def Dojo_PrivatizeReductionOp : Dojo_MoveOp<"privatize_reduction",
     "Accumulate a reduction in private partial results (rfactor)", [{
-  **Rewrite and legality.** The reduction leaf at `location` accumulates into a new private buffer with one slot per iteration of the named scope, initialized to the identity, and a final scope combines the slots into the output (see docs/moves.md). Legal for associative and commutative reductions with an identity under the reassociation policy.
+  **Rewrite and legality.** The reduction leaf named by `location` (`a@e`) accumulates into a new buffer `<a>_p` with one slot per iteration of its depth-`e` scope, initialized to the identity by a scope placed before its depth-`d` ancestor (`params = [d]`, `d <= e`), and a scope after it combines the slots into the output. Legal for `+ * max min` with an identity under the reassociation policy, when the output index uses only depths below `d` and nothing else under the placement scope accesses the output.
 
   **Inverse.** `unprivatize_reduction`.
 }]>;
