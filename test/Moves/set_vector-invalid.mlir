@@ -1,0 +1,69 @@
+// RUN: perfdojo-opt %s -split-input-file --dojo-apply="set_vector y@1" -verify-diagnostics
+
+// expected-error @below {{'set_vector y@1': a vector scope must hold exactly one leaf and nothing else}}
+dojo.kernel @negative_two_leaves {
+  dojo.buffer y f32 [4, 16] heap out
+  dojo.buffer z f32 [4, 16] heap out
+  dojo.scope 4 {
+    // expected-note @below {{the scope}}
+    dojo.scope 16 {
+      dojo.leaf y[{0}, {1}] = 0
+      dojo.leaf z[{0}, {1}] = 1
+    }
+  }
+}
+
+// -----
+
+// expected-error @below {{'set_vector y@1': vector scope size 8 does not match the vector width: 16 f32 lanes in 64 bytes}}
+dojo.kernel @negative_width {
+  dojo.buffer y f32 [4, 8] heap out
+  dojo.scope 4 {
+    // expected-note @below {{the scope}}
+    dojo.scope 8 {
+      dojo.leaf y[{0}, {1}] = 0
+    }
+  }
+}
+
+// -----
+
+// expected-error @below {{'set_vector y@1': the output 'y' moves by 16 element(s) per lane; vector stores need stride 1}}
+dojo.kernel @negative_output_stride {
+  dojo.buffer y f32 [16, 16] heap out
+  dojo.scope 16 {
+    dojo.scope 16 {
+      // expected-note @below {{the leaf}}
+      dojo.leaf y[{1}, {0}] = 0
+    }
+  }
+}
+
+// -----
+
+// expected-error @below {{'set_vector y@1': operand 'x' moves by 2 element(s) per lane; vector loads need stride 0 or 1}}
+dojo.kernel @negative_operand_stride {
+  dojo.buffer x f32 [32] heap in
+  dojo.buffer y f32 [2, 16] heap out
+  dojo.scope 2 {
+    dojo.scope 16 {
+      // expected-note @below {{the leaf}}
+      dojo.leaf y[{0}, {1}] = x[{1}*2+{0}]
+    }
+  }
+}
+
+// -----
+
+// Lane i reads the element lane i+1 writes.
+// expected-error @below {{'set_vector y@1': two iterations of the scope would run concurrently and conflict}}
+dojo.kernel @negative_lane_conflict {
+  dojo.buffer y f32 [2, 17] heap inout
+  dojo.scope 2 {
+    dojo.scope 16 {
+      // expected-note @below {{conflicts with this leaf}}
+      // expected-note @below {{this leaf}}
+      dojo.leaf y[{0}, {1}] = y[{0}, {1}+1]
+    }
+  }
+}
