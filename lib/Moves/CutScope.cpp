@@ -104,30 +104,6 @@ std::pair<Operation *, Operation *> firstDifference(Block &a, Block &b,
   return {nullptr, nullptr};
 }
 
-/// The plain scope named by `request`, or null with `diag` set.
-ScopeOp resolvePlainScope(MoveState &state, const MoveRequest &request,
-                          Location errorLoc,
-                          DiagnosedSilenceableFailure &diag) {
-  Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
-  if (!node)
-    return {};
-  auto scope = dyn_cast<ScopeOp>(node);
-  if (!scope) {
-    diag = fail(request, errorLoc, request.location + " is a leaf; " +
-                                       request.name + " needs a scope");
-    diag.attachNote(node->getLoc()) << "the leaf";
-    return {};
-  }
-  if (scope.getMode() != Mode::seq) {
-    diag = fail(request, errorLoc,
-                "the scope has a mode; " + request.name +
-                    " needs a plain scope (clear the mode first)");
-    diag.attachNote(scope.getLoc()) << "the scope";
-    return {};
-  }
-  return scope;
-}
-
 class CutScope final : public Move {
 public:
   StringRef getName() const override { return "cut_scope"; }

@@ -50,6 +50,11 @@ mlir::Operation *resolveNodeOrFail(MoveState &state,
                                    const MoveRequest &request,
                                    mlir::Location errorLoc,
                                    mlir::DiagnosedSilenceableFailure &diag);
+/// Resolves `request.location` as a scope without a mode; on failure (a
+/// leaf, a scope with a mode, a bad selector) fills `diag`.
+dojo::ScopeOp resolvePlainScope(MoveState &state, const MoveRequest &request,
+                                mlir::Location errorLoc,
+                                mlir::DiagnosedSilenceableFailure &diag);
 /// Checks the parameter count of `request`; on failure fills `diag`.
 bool expectParams(const MoveRequest &request, unsigned count,
                   mlir::Location errorLoc,

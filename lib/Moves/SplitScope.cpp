@@ -30,30 +30,6 @@ using namespace perfdojo::moves;
 
 namespace {
 
-/// The scope named by `request`, or null with `diag` set.
-ScopeOp resolvePlainScope(MoveState &state, const MoveRequest &request,
-                          Location errorLoc, DiagnosedSilenceableFailure &diag,
-                          StringRef what) {
-  Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
-  if (!node)
-    return {};
-  auto scope = dyn_cast<ScopeOp>(node);
-  if (!scope) {
-    diag = fail(request, errorLoc, request.location + " is a leaf; " + what +
-                                       " needs a scope");
-    diag.attachNote(node->getLoc()) << "the leaf";
-    return {};
-  }
-  if (scope.getMode() != Mode::seq) {
-    diag = fail(request, errorLoc,
-                "the scope has a mode; " + what +
-                    " needs a plain scope (clear the mode first)");
-    diag.attachNote(scope.getLoc()) << "the scope";
-    return {};
-  }
-  return scope;
-}
-
 class SplitScope final : public Move {
 public:
   StringRef getName() const override { return "split_scope"; }
@@ -90,7 +66,7 @@ public:
     if (!expectParams(request, 1, errorLoc, diag))
       return diag;
     ScopeOp scope =
-        resolvePlainScope(state, request, errorLoc, diag, "split_scope");
+        resolvePlainScope(state, request, errorLoc, diag);
     if (!scope)
       return diag;
     int64_t s = scope.getSize(), f = request.params[0];
@@ -175,7 +151,7 @@ public:
     if (!expectParams(request, 0, errorLoc, diag))
       return diag;
     ScopeOp outer =
-        resolvePlainScope(state, request, errorLoc, diag, "merge_scopes");
+        resolvePlainScope(state, request, errorLoc, diag);
     if (!outer)
       return diag;
     auto inner = dyn_cast<ScopeOp>(outer.getBlock().front());
