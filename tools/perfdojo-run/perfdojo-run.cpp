@@ -1,12 +1,17 @@
 //===- perfdojo-run.cpp - execute, validate and time a dojo kernel -------===//
 //
 // Loads a kernel (`.dojo` text or MLIR), fills its inputs deterministically,
-// runs it, validates the outputs against the interpreter's f64 reference,
-// and prints per-output checksums and the run time.
+// runs it with the JIT (default) or the interpreter, validates the outputs
+// against a trusted reference (the interpreter's f64 mode on small kernels,
+// the untransformed baseline compiled the same way on large ones), and
+// prints per-output checksums, compile time, run time and achieved rates.
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/ExecutionEngine/JitKernel.h"
+#include "perfdojo/ExecutionEngine/Timer.h"
 #include "perfdojo/Runtime/Interpreter.h"
+#include "perfdojo/Runtime/WorkCounts.h"
 #include "perfdojo/Runtime/Validation.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
@@ -18,6 +23,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -34,22 +40,67 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
                                       cl::desc("<kernel.dojo|kernel.mlir>"),
                                       cl::cat(runCategory));
 static cl::opt<std::string>
-    engine("engine", cl::init("interp"),
-           cl::desc("Execution engine: interp (the reference interpreter)"),
+    engine("engine", cl::init("jit"),
+           cl::desc("Execution engine: jit (compile for this CPU, default) "
+                    "or interp (the reference interpreter)"),
            cl::cat(runCategory));
+static cl::opt<unsigned> optLevel("O", cl::init(3), cl::Prefix,
+                                  cl::desc("JIT optimization level 0-3"),
+                                  cl::cat(runCategory));
+static cl::opt<bool> approximateMath(
+    "approximate-math", cl::init(true),
+    cl::desc("JIT: polynomial f32 exp/log/tanh (off: libm calls)"),
+    cl::cat(runCategory));
+// `--threads` is spelled `num-threads` for llvm::cl: a library linked into
+// this tool already registers an option named `threads`. main() rewrites
+// `--threads` to it before parsing.
+static cl::opt<unsigned> threads("num-threads", cl::init(0),
+                                 cl::desc("Threads for ':p' scopes, also "
+                                          "spelled --threads (0: the OpenMP "
+                                          "default)"),
+                                 cl::cat(runCategory));
+static cl::opt<std::string> referenceKind(
+    "reference-engine", cl::init("auto"),
+    cl::desc("Trusted reference for validation: auto (interp when the "
+             "kernel has at most --interp-limit leaf evaluations, else "
+             "baseline), interp (f64 interpreter), baseline (--baseline "
+             "compiled by the JIT, or this kernel with every mode cleared)"),
+    cl::cat(runCategory));
+static cl::opt<std::string> baselineFile(
+    "baseline", cl::init(""),
+    cl::desc("The untransformed kernel, the reference on large shapes"),
+    cl::cat(runCategory));
+static cl::opt<int64_t> interpLimit(
+    "interp-limit", cl::init(int64_t(1) << 28),
+    cl::desc("Largest leaf-evaluation count validated by the interpreter "
+             "under --reference-engine=auto"),
+    cl::cat(runCategory));
+static cl::opt<unsigned> warmup("warmup", cl::init(1),
+                                cl::desc("JIT: untimed calls before timing"),
+                                cl::cat(runCategory));
+static cl::opt<double> peakGflops(
+    "peak-gflops", cl::init(0),
+    cl::desc("Machine peak GFLOP/s, to report the roofline percentage"),
+    cl::cat(runCategory));
+static cl::opt<double> peakGBps(
+    "peak-gbps", cl::init(0),
+    cl::desc("Machine peak memory GB/s, to report the roofline percentage"),
+    cl::cat(runCategory));
 static cl::opt<uint64_t> seed("seed", cl::init(0),
                               cl::desc("Seed of the input generator"),
                               cl::cat(runCategory));
-static cl::opt<unsigned> reps("reps", cl::init(3),
-                              cl::desc("Timed repetitions (median and min "
-                                       "are reported)"),
+static cl::opt<unsigned> reps("reps", cl::init(0),
+                              cl::desc("Timed repetitions, median and min "
+                                       "reported (0: 3 for interp, 10 for "
+                                       "jit)"),
                               cl::cat(runCategory));
 static cl::opt<bool>
     validate("validate", cl::init(true),
-             cl::desc("Compare outputs with the f64 reference interpreter"),
+             cl::desc("Compare outputs with the trusted reference"),
              cl::cat(runCategory));
 static cl::opt<bool> reference("reference", cl::init(false),
-                               cl::desc("Run the f64 reference mode itself"),
+                               cl::desc("interp: run the f64 reference mode "
+                                        "itself"),
                                cl::cat(runCategory));
 static cl::opt<bool> printKernel("print-kernel", cl::init(false),
                                  cl::desc("Print the kernel as .dojo text"),
@@ -61,6 +112,11 @@ static cl::opt<std::string>
     dumpOutputs("dump-outputs", cl::init(""),
                 cl::desc("Write every output element as text to this file"),
                 cl::cat(runCategory));
+static cl::opt<std::string> dumpInputs(
+    "dump-inputs", cl::init(""),
+    cl::desc("Write every input element (in and inout buffers, before the "
+             "run) as text to this file, in the --dump-outputs format"),
+    cl::cat(runCategory));
 
 namespace {
 struct Checksum {
@@ -87,6 +143,12 @@ Checksum checksum(const HostBuffer &buffer) {
   }
   c.l2 = std::sqrt(c.l2);
   return c;
+}
+
+/// `12.345 ms` or `3.210 us`.
+std::string formatSeconds(double seconds) {
+  return seconds >= 1e-3 ? llvm::formatv("{0:f3} ms", seconds * 1e3).str()
+                         : llvm::formatv("{0:f3} us", seconds * 1e6).str();
 }
 
 double median(std::vector<double> v) {
@@ -126,17 +188,103 @@ LogicalResult writeOutputs(dojo::KernelOp kernel,
   file->keep();
   return success();
 }
+
+/// `--dump-inputs`: the `in` and `inout` arguments as the kernel receives
+/// them, in the --dump-outputs format, so that a program calling compiled
+/// kernels (perfdojo-translate --emit=obj) can run on the same data.
+LogicalResult writeInputs(dojo::KernelOp kernel,
+                          llvm::ArrayRef<HostBuffer> inputs) {
+  std::string error;
+  auto file = openOutputFile(dumpInputs, &error);
+  if (!file) {
+    llvm::errs() << "perfdojo-run: cannot write '" << dumpInputs
+                 << "': " << error << "\n";
+    return failure();
+  }
+  llvm::raw_ostream &os = file->os();
+  for (const HostBuffer &arg : inputs) {
+    dojo::BufferOp buffer = kernel.lookupArray(arg.getName());
+    if (buffer.getRole() == dojo::Role::out)
+      continue;
+    os << "# " << arg.getName() << " " << shapeOf(buffer) << "\n";
+    const char *fmt = arg.getType() == ScalarType::f32 ? "%.9g\n" : "%.17g\n";
+    for (int64_t i = 0; i < arg.size(); ++i)
+      os << llvm::format(fmt, arg.get(i));
+  }
+  file->keep();
+  return success();
+}
+
+/// The same tree with every scope mode cleared: the sequential program the
+/// moves started from, as far as modes go.
+void clearModes(dojo::KernelOp kernel) {
+  kernel.walk([](dojo::ScopeOp scope) { scope.setMode(dojo::Mode::seq); });
+}
+
+/// Checks that `baseline` takes the same arguments as `kernel`.
+LogicalResult checkSameArguments(dojo::KernelOp kernel,
+                                 dojo::KernelOp baseline) {
+  auto args = [](dojo::KernelOp k) {
+    std::vector<std::string> list;
+    for (dojo::BufferOp b : k.getBuffers())
+      if (b.isArgument())
+        list.push_back(b.getName().str() + " " + shapeOf(b) + " " +
+                       dojo::stringifyRole(b.getRole()).str());
+    return list;
+  };
+  if (args(kernel) == args(baseline))
+    return success();
+  llvm::errs() << "perfdojo-run: the baseline's arguments differ from the "
+                  "kernel's (names, types, shapes and roles must match)\n";
+  return failure();
+}
+
+/// Rewrites `--threads[=N]` / `-threads[=N]` to `--num-threads[=N]`.
+std::vector<char *> renameThreadsFlag(int argc, char **argv,
+                                      std::vector<std::string> &storage) {
+  std::vector<char *> result;
+  storage.reserve(argc);
+  for (int i = 0; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    llvm::StringRef rest = arg.ltrim('-');
+    if (i > 0 && arg.starts_with("-") && arg.size() - rest.size() <= 2 &&
+        (rest == "threads" || rest.starts_with("threads="))) {
+      storage.push_back("--num-" + rest.str());
+      result.push_back(storage.back().data());
+      continue;
+    }
+    result.push_back(argv[i]);
+  }
+  return result;
+}
+
+void printError(llvm::Error error) {
+  llvm::errs() << "perfdojo-run: " << llvm::toString(std::move(error)) << "\n";
+}
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(runCategory);
-  cl::ParseCommandLineOptions(argc, argv,
+  std::vector<std::string> renamed;
+  std::vector<char *> arguments = renameThreadsFlag(argc, argv, renamed);
+  cl::ParseCommandLineOptions(arguments.size(), arguments.data(),
                               "PerfDojo kernel runner: execute, validate, "
                               "time\n");
-  if (engine != "interp") {
+  if (engine != "interp" && engine != "jit") {
     llvm::errs() << "perfdojo-run: unknown engine '" << engine
-                 << "'; available: interp\n";
+                 << "'; available: jit, interp\n";
+    return 1;
+  }
+  if (referenceKind != "auto" && referenceKind != "interp" &&
+      referenceKind != "baseline") {
+    llvm::errs() << "perfdojo-run: unknown reference engine '"
+                 << referenceKind << "'; available: auto, interp, baseline\n";
+    return 1;
+  }
+  if (reference && engine != "interp") {
+    llvm::errs() << "perfdojo-run: --reference is a mode of the interpreter; "
+                    "add --engine=interp\n";
     return 1;
   }
   MLIRContext context;
@@ -152,9 +300,42 @@ int main(int argc, char **argv) {
   if (printKernel && !json)
     exportDojo(kernel, llvm::outs());
 
-  auto interp = Interpreter::create(kernel, InterpreterOptions{reference});
-  if (failed(interp))
-    return 1;
+  // The baseline, when given, defines the work counts (moves may add
+  // initialization leaves that are not part of the operator).
+  OwningOpRef<ModuleOp> baselineModule;
+  dojo::KernelOp baseline;
+  if (!baselineFile.empty()) {
+    // A source manager of its own: the importer reads its main buffer.
+    baselineModule = loadKernelFile(baselineFile, &context);
+    if (!baselineModule || !(baseline = getSingleKernel(*baselineModule)) ||
+        failed(checkSameArguments(kernel, baseline)))
+      return 1;
+  }
+  WorkCounts counts = countWork(baseline ? baseline : kernel);
+
+  // Refuse absurd argument sizes with a located error instead of dying in
+  // the allocator.
+  constexpr int64_t kMaxArgumentElements = int64_t(1) << 36;
+  for (dojo::BufferOp buffer : kernel.getBuffers()) {
+    int64_t elements = 1;
+    for (int64_t size : buffer.getShape())
+      if (llvm::MulOverflow(elements, size, elements))
+        elements = kMaxArgumentElements + 1;
+    if (buffer.isArgument() && elements > kMaxArgumentElements) {
+      buffer.emitOpError("buffer '")
+          << buffer.getName() << "' has more than 2^36 elements; "
+          << "perfdojo-run does not allocate buffers this large";
+      return 1;
+    }
+  }
+
+  std::optional<Interpreter> interp;
+  if (engine == "interp") {
+    auto created = Interpreter::create(kernel, InterpreterOptions{reference});
+    if (failed(created))
+      return 1;
+    interp.emplace(std::move(*created));
+  }
   std::optional<ScalarType> argType;
   if (reference)
     argType = ScalarType::f64;
@@ -162,39 +343,103 @@ int main(int argc, char **argv) {
   fillInputs(kernel, args, seed);
   std::vector<HostBuffer> inputs = args;
 
-  // Every repetition starts from the same inputs (inout buffers included).
+  unsigned repetitions = reps ? reps : engine == "interp" ? 3 : 10;
   std::vector<double> times;
-  for (unsigned r = 0; r < std::max(1u, reps.getValue()); ++r) {
-    for (size_t i = 0; i < args.size(); ++i)
-      args[i].assign(inputs[i]);
-    auto start = std::chrono::steady_clock::now();
-    if (llvm::Error err = interp->run(args)) {
-      llvm::errs() << "perfdojo-run: " << llvm::toString(std::move(err))
-                   << "\n";
+  double med = 0, best = 0;
+  CompileTimes compileTimes;
+  unsigned copies = 1;
+  JitOptions jitOptions;
+  jitOptions.optLevel = std::min(optLevel.getValue(), 3u);
+  jitOptions.approximateMath = approximateMath;
+  if (engine == "interp") {
+    // Every repetition starts from the same inputs (inout buffers included).
+    for (unsigned r = 0; r < repetitions; ++r) {
+      for (size_t i = 0; i < args.size(); ++i)
+        args[i].assign(inputs[i]);
+      auto start = std::chrono::steady_clock::now();
+      if (llvm::Error err = interp->run(args)) {
+        printError(std::move(err));
+        return 1;
+      }
+      times.push_back(std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - start)
+                          .count());
+    }
+    med = median(times);
+    best = *std::min_element(times.begin(), times.end());
+  } else {
+    setJitThreads(threads);
+    auto jit = JitKernel::compile(kernel, jitOptions);
+    if (!jit) {
+      printError(jit.takeError());
       return 1;
     }
-    times.push_back(std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - start)
-                        .count());
+    compileTimes = (*jit)->getCompileTimes();
+    if (llvm::Error err = (*jit)->run(args)) {
+      printError(std::move(err));
+      return 1;
+    }
+    TimingOptions timing;
+    timing.warmup = warmup;
+    timing.repetitions = repetitions;
+    auto measured = timeKernel(**jit, inputs, timing);
+    if (!measured) {
+      printError(measured.takeError());
+      return 1;
+    }
+    med = measured->medianSeconds;
+    best = measured->minSeconds;
+    copies = measured->copies;
+    times.assign(measured->repetitions, 0);
   }
-  double med = median(times);
-  double best = *std::min_element(times.begin(), times.end());
-  int64_t evals = interp->getLeafEvaluations();
 
-  // Validation against the f64 reference on the same inputs.
+  // Validation against the trusted reference on the same inputs.
   std::vector<HostBuffer> refArgs;
-  int64_t reductionLength = getMaxReductionLength(kernel);
+  std::string referenceName;
+  double toleranceScale = 1;
+  int64_t reductionLength = getMaxReductionLength(baseline ? baseline : kernel);
   if (validate && !reference) {
-    auto ref = Interpreter::create(kernel, InterpreterOptions{true});
-    if (failed(ref))
-      return 1;
-    refArgs = allocateArguments(kernel, ScalarType::f64);
-    for (size_t i = 0; i < args.size(); ++i)
-      refArgs[i].assign(inputs[i]);
-    if (llvm::Error err = ref->run(refArgs)) {
-      llvm::errs() << "perfdojo-run: " << llvm::toString(std::move(err))
-                   << "\n";
-      return 1;
+    std::string kind = referenceKind;
+    if (kind == "auto")
+      kind = engine == "interp" || counts.leafEvaluations <= interpLimit
+                 ? "interp"
+                 : "baseline";
+    if (kind == "interp") {
+      referenceName = "the f64 reference (interpreter)";
+      auto ref = Interpreter::create(kernel, InterpreterOptions{true});
+      if (failed(ref))
+        return 1;
+      refArgs = allocateArguments(kernel, ScalarType::f64);
+      for (size_t i = 0; i < args.size(); ++i)
+        refArgs[i].assign(inputs[i]);
+      if (llvm::Error err = ref->run(refArgs)) {
+        printError(std::move(err));
+        return 1;
+      }
+    } else {
+      // The baseline is compiled by the same JIT: both results carry
+      // rounding errors, so the tolerance doubles.
+      toleranceScale = 2;
+      OwningOpRef<dojo::KernelOp> sequential;
+      dojo::KernelOp trusted = baseline;
+      if (!trusted) {
+        sequential = cast<dojo::KernelOp>(kernel->clone());
+        clearModes(*sequential);
+        trusted = *sequential;
+        referenceName = "this kernel with modes cleared (JIT)";
+      } else {
+        referenceName = "the baseline kernel (JIT)";
+      }
+      auto ref = JitKernel::compile(trusted, jitOptions);
+      if (!ref) {
+        printError(ref.takeError());
+        return 1;
+      }
+      refArgs = inputs;
+      if (llvm::Error err = (*ref)->run(refArgs)) {
+        printError(std::move(err));
+        return 1;
+      }
     }
   }
 
@@ -203,8 +448,15 @@ int main(int argc, char **argv) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << "kernel " << kernel.getSymName() << ": " << args.size()
-     << " argument(s), " << evals << " leaf evaluations, engine " << engine
+     << " argument(s), " << counts.leafEvaluations
+     << " leaf evaluations, engine " << engine
      << (reference ? " (f64 reference mode)" : "") << "\n";
+  if (engine == "jit")
+    os << "compile: " << llvm::format("%.1f", compileTimes.totalMs())
+       << " ms (lower " << llvm::format("%.1f", compileTimes.lowerMs)
+       << ", translate " << llvm::format("%.1f", compileTimes.translateMs)
+       << ", LLVM -O" << jitOptions.optLevel << " + codegen "
+       << llvm::format("%.1f", compileTimes.codegenMs) << ")\n";
   for (size_t i = 0; i < args.size(); ++i) {
     dojo::BufferOp buffer = kernel.lookupArray(args[i].getName());
     if (buffer.getRole() == dojo::Role::in)
@@ -218,30 +470,65 @@ int main(int argc, char **argv) {
        << ": sum " << llvm::format("%.9g", c.sum) << ", l2 "
        << llvm::format("%.9g", c.l2) << "\n";
     if (!refArgs.empty()) {
-      double tol =
-          getRelativeTolerance(buffer.getElementType(), reductionLength);
+      double tol = toleranceScale * getRelativeTolerance(
+                                        buffer.getElementType(),
+                                        reductionLength);
       Comparison cmp = compareBuffers(args[i], refArgs[i], tol);
       allPassed &= cmp.passed();
       out["valid"] = cmp.passed();
       out["max_scaled_error"] = jsonNumber(cmp.maxScaledError);
-      os << "  " << (cmp.passed() ? "matches" : "MISMATCH against")
-         << " the f64 reference: " << describe(cmp) << "\n";
+      os << "  " << (cmp.passed() ? "matches" : "MISMATCH against") << " "
+         << referenceName << ": " << describe(cmp) << "\n";
     }
     outputs.push_back(std::move(out));
   }
-  os << "time: median " << llvm::format("%.3f", med * 1e3) << " ms, min "
-     << llvm::format("%.3f", best * 1e3) << " ms over " << times.size()
-     << " run(s); " << llvm::format("%.1f", evals / best / 1e6)
+  double gflops = counts.flops / best / 1e9;
+  double gbps = counts.compulsoryBytes / best / 1e9;
+  os << "time: median " << formatSeconds(med) << ", min "
+     << formatSeconds(best) << " over " << times.size() << " run(s)";
+  if (copies > 1)
+    os << " rotating " << copies << " input copies";
+  os << "\nrate: " << llvm::format("%.2f", gflops) << " GFLOP/s, "
+     << llvm::format("%.2f", gbps) << " GB/s compulsory traffic, "
+     << llvm::format("%.1f", counts.leafEvaluations / best / 1e6)
      << " M leaf evaluations/s\n";
+  std::optional<double> roofline;
+  if (peakGflops > 0 && peakGBps > 0) {
+    double intensity = double(counts.flops) / double(counts.compulsoryBytes);
+    double attainable = std::min<double>(peakGflops, intensity * peakGBps);
+    roofline = 100 * gflops / attainable;
+    os << "roofline: " << llvm::format("%.1f", *roofline) << "% of "
+       << llvm::format("%.1f", attainable) << " GFLOP/s attainable at "
+       << llvm::format("%.3f", intensity) << " flop/byte\n";
+  }
 
   if (json) {
     llvm::json::Object result{{"kernel", kernel.getSymName()},
                               {"engine", engine.getValue()},
                               {"reference_mode", reference.getValue()},
-                              {"leaf_evaluations", evals},
+                              {"leaf_evaluations", counts.leafEvaluations},
+                              {"flops", counts.flops},
+                              {"compulsory_bytes", counts.compulsoryBytes},
                               {"time_median_s", med},
                               {"time_min_s", best},
+                              {"repetitions", int64_t(times.size())},
+                              {"input_copies", int64_t(copies)},
+                              {"gflops", gflops},
+                              {"gbps", gbps},
                               {"outputs", std::move(outputs)}};
+    if (!referenceName.empty())
+      result["reference"] = referenceName;
+    if (roofline)
+      result["roofline_percent"] = *roofline;
+    if (engine == "jit") {
+      result["threads"] = int64_t(threads);
+      result["opt_level"] = int64_t(jitOptions.optLevel);
+      result["compile_ms"] = llvm::json::Object{
+          {"lower", compileTimes.lowerMs},
+          {"translate", compileTimes.translateMs},
+          {"codegen", compileTimes.codegenMs},
+          {"total", compileTimes.totalMs()}};
+    }
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(result)))
                  << "\n";
   } else {
@@ -249,8 +536,11 @@ int main(int argc, char **argv) {
   }
   if (!dumpOutputs.empty() && failed(writeOutputs(kernel, args)))
     return 1;
+  if (!dumpInputs.empty() && failed(writeInputs(kernel, inputs)))
+    return 1;
   if (!allPassed) {
-    llvm::errs() << "perfdojo-run: outputs do not match the f64 reference\n";
+    llvm::errs() << "perfdojo-run: outputs do not match " << referenceName
+                 << "\n";
     return 2;
   }
   return 0;

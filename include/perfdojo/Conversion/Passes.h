@@ -1,0 +1,23 @@
+//===- Passes.h - lowering passes for dojo kernels -------------*- C++ -*-===//
+#ifndef PERFDOJO_CONVERSION_PASSES_H
+#define PERFDOJO_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace perfdojo {
+
+#define GEN_PASS_DECL
+#include "perfdojo/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "perfdojo/Conversion/Passes.h.inc"
+
+} // namespace perfdojo
+
+#endif // PERFDOJO_CONVERSION_PASSES_H

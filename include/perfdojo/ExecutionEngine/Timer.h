@@ -1,0 +1,45 @@
+//===- Timer.h - time a compiled kernel --------------------------*- C++ -*-===//
+//
+// The one timing method behind perfdojo-run, the benchmarks and the search:
+// warm-up calls, then repetitions that rotate through enough copies of the
+// argument buffers that a kernel whose data would fit in the last-level
+// cache still starts every repetition on data it has not just touched.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_EXECUTIONENGINE_TIMER_H
+#define PERFDOJO_EXECUTIONENGINE_TIMER_H
+
+#include "perfdojo/ExecutionEngine/JitKernel.h"
+
+namespace perfdojo {
+
+struct TimingOptions {
+  unsigned warmup = 1;
+  unsigned repetitions = 10;
+  /// Rotate argument copies until they span this many bytes (0: twice the
+  /// last-level cache). At most `maxCopies` copies are made.
+  int64_t rotationBytes = 0;
+  unsigned maxCopies = 64;
+};
+
+struct TimingResult {
+  double medianSeconds = 0;
+  double minSeconds = 0;
+  unsigned repetitions = 0;
+  /// Argument copies rotated through (1: the kernel ran on one set).
+  unsigned copies = 1;
+};
+
+/// Size of the last-level cache of this machine in bytes (a 32 MiB guess if
+/// the system does not say).
+int64_t getLastLevelCacheBytes();
+
+/// Times `kernel` on copies of `inputs` (its arguments in declaration order,
+/// already filled).
+llvm::Expected<TimingResult> timeKernel(JitKernel &kernel,
+                                        llvm::ArrayRef<HostBuffer> inputs,
+                                        const TimingOptions &options = {});
+
+} // namespace perfdojo
+
+#endif // PERFDOJO_EXECUTIONENGINE_TIMER_H

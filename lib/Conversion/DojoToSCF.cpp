@@ -1,0 +1,718 @@
+//===- DojoToSCF.cpp - lower dojo kernels to loops over memrefs -----------===//
+//
+// A scope tree is structural (buffers are declared once, leaves address them
+// through affine maps over the enclosing scopes' variables), so the lowering
+// is one walk per kernel rather than a set of local patterns:
+//
+//   1. Storage: one memref per buffer over its materialized dimensions
+//      (allocated extents, `:N` dimensions dropped). Arguments are the
+//      function's parameters; internal buffers are allocated at function
+//      entry or, when privatized by location, inside their `:p` scope.
+//   2. Scopes become loops according to their mode (see Passes.td).
+//   3. Each leaf loads its operands, computes with the interpreter's
+//      formulas, combines with the old value for reductions, and stores.
+//      Inside a `:v` scope the same code runs on vectors of the scope's
+//      width.
+//
+//===----------------------------------------------------------------------===//
+
+#include "perfdojo/Conversion/Passes.h"
+#include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace perfdojo {
+#define GEN_PASS_DEF_CONVERTDOJOTOSCFPASS
+#include "perfdojo/Conversion/Passes.h.inc"
+} // namespace perfdojo
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+
+namespace {
+
+/// The memref that stores one declared buffer.
+struct Storage {
+  BufferOp buffer;
+  /// Buffer dimensions that occupy memory, in order (the memref's dims).
+  SmallVector<unsigned, 4> dims;
+  MemRefType type;
+  /// The `:p` scope inside which each iteration allocates its own copy, or
+  /// null for storage allocated once at function entry.
+  ScopeOp privateTo;
+  Value memref;
+};
+
+/// How the lanes of a `:v` scope address one access.
+enum class LaneAccess { Uniform, Contiguous, Scattered };
+
+class KernelLowering {
+public:
+  explicit KernelLowering(KernelOp kernel) : kernel(kernel) {}
+  LogicalResult run();
+
+private:
+  LogicalResult planStorage();
+  LogicalResult allocate(Storage &storage, OpBuilder &b);
+  LogicalResult lowerNodes(Block &block, OpBuilder &b);
+  LogicalResult lowerScope(ScopeOp scope, OpBuilder &b);
+  LogicalResult lowerLeaf(LeafOp leaf, OpBuilder &b);
+  LogicalResult lowerVectorLeaf(LeafOp leaf, OpBuilder &b);
+
+  Storage &storageOf(StringRef array) {
+    return storages[arrayStorage.lookup(array)];
+  }
+  /// Memref indices of `map` for `storage` at the current iteration point;
+  /// `lane` substitutes a constant for the vector lane variable.
+  SmallVector<Value> emitIndices(OpBuilder &b, Location loc, Storage &storage,
+                                 AffineMap map, int64_t lane = 0);
+  Value emitLinear(OpBuilder &b, Location loc, const LinearForm &form,
+                   int64_t lane);
+  LaneAccess classify(Storage &storage, AffineMap map);
+  /// The value of operand `input` in the leaf's type (scalar mode).
+  FailureOr<Value> emitScalarOperand(OpBuilder &b, Location loc,
+                                     Attribute input, Type type,
+                                     int64_t lane = 0);
+
+  KernelOp kernel;
+  std::vector<Storage> storages;
+  llvm::StringMap<unsigned> arrayStorage;
+  DenseMap<Operation *, SmallVector<unsigned, 2>> privateAllocations;
+  /// Loop variable of every enclosing scope, by depth (index type).
+  SmallVector<Value, 8> ivs;
+  /// Depth and width of the enclosing `:v` scope, if any.
+  std::optional<unsigned> laneDepth;
+  int64_t laneWidth = 0;
+};
+
+//===----------------------------------------------------------------------===//
+// Scalar semantics shared by scalar and vector code.
+//===----------------------------------------------------------------------===//
+
+bool isFloatLike(Type type) {
+  return isa<FloatType>(getElementTypeOrSelf(type));
+}
+
+Value emitConstant(OpBuilder &b, Location loc, Type type, double value) {
+  Type elem = getElementTypeOrSelf(type);
+  TypedAttr attr;
+  if (auto f = dyn_cast<FloatType>(elem))
+    attr = b.getFloatAttr(f, value);
+  else
+    attr = b.getIntegerAttr(elem, static_cast<int64_t>(value));
+  if (auto vec = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc, vec,
+                                     SplatElementsAttr::get(vec, attr));
+  return arith::ConstantOp::create(b, loc, attr);
+}
+
+/// `a < b ? b : a`, the interpreter's max (and min with operands swapped).
+Value emitSelectGreater(OpBuilder &b, Location loc, Value a, Value bv) {
+  Value less =
+      isFloatLike(a.getType())
+          ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, a, bv)
+                .getResult()
+          : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, a, bv)
+                .getResult();
+  return arith::SelectOp::create(b, loc, less, bv, a);
+}
+Value emitSelectLess(OpBuilder &b, Location loc, Value a, Value bv) {
+  Value less =
+      isFloatLike(a.getType())
+          ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, bv, a)
+                .getResult()
+          : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, bv, a)
+                .getResult();
+  return arith::SelectOp::create(b, loc, less, bv, a);
+}
+
+FailureOr<Value> emitCompute(OpBuilder &b, LeafOp leaf, OpKind kind,
+                             ArrayRef<Value> args) {
+  Location loc = leaf.getLoc();
+  Value a = args[0];
+  Value x = args.size() > 1 ? args[1] : Value();
+  bool fp = isFloatLike(a.getType());
+  Type type = a.getType();
+  switch (kind) {
+  case OpKind::copy:
+    return a;
+  case OpKind::add:
+    return fp ? arith::AddFOp::create(b, loc, a, x).getResult()
+              : arith::AddIOp::create(b, loc, a, x).getResult();
+  case OpKind::sub:
+    return fp ? arith::SubFOp::create(b, loc, a, x).getResult()
+              : arith::SubIOp::create(b, loc, a, x).getResult();
+  case OpKind::mul:
+    return fp ? arith::MulFOp::create(b, loc, a, x).getResult()
+              : arith::MulIOp::create(b, loc, a, x).getResult();
+  case OpKind::div:
+    return fp ? arith::DivFOp::create(b, loc, a, x).getResult()
+              : arith::DivSIOp::create(b, loc, a, x).getResult();
+  case OpKind::max:
+    return emitSelectGreater(b, loc, a, x);
+  case OpKind::min:
+    return emitSelectLess(b, loc, a, x);
+  case OpKind::neg:
+    return fp ? arith::NegFOp::create(b, loc, a).getResult()
+              : arith::SubIOp::create(b, loc, emitConstant(b, loc, type, 0), a)
+                    .getResult();
+  case OpKind::abs:
+    return fp ? math::AbsFOp::create(b, loc, a).getResult()
+              : math::AbsIOp::create(b, loc, a).getResult();
+  case OpKind::relu: {
+    Value zero = emitConstant(b, loc, type, 0);
+    Value positive =
+        fp ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, a, zero)
+                 .getResult()
+           : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sgt, a, zero)
+                 .getResult();
+    return arith::SelectOp::create(b, loc, positive, a, zero).getResult();
+  }
+  default:
+    break;
+  }
+  if (!fp)
+    return leaf.emitOpError("operation '")
+           << stringifyOpKind(kind) << "' needs a floating-point element type, "
+           << "but the leaf computes in " << getElementTypeOrSelf(type);
+  switch (kind) {
+  case OpKind::exp:
+    return math::ExpOp::create(b, loc, a).getResult();
+  case OpKind::log:
+    return math::LogOp::create(b, loc, a).getResult();
+  case OpKind::sqrt:
+    return math::SqrtOp::create(b, loc, a).getResult();
+  case OpKind::rsqrt:
+    return arith::DivFOp::create(b, loc, emitConstant(b, loc, type, 1),
+                                 math::SqrtOp::create(b, loc, a))
+        .getResult();
+  case OpKind::tanh:
+    return math::TanhOp::create(b, loc, a).getResult();
+  case OpKind::sigmoid: {
+    Value one = emitConstant(b, loc, type, 1);
+    Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, a));
+    return arith::DivFOp::create(b, loc, one,
+                                 arith::AddFOp::create(b, loc, one, e))
+        .getResult();
+  }
+  default:
+    llvm_unreachable("handled above");
+  }
+}
+
+/// `acc op= v` with the interpreter's combine formulas.
+Value emitCombine(OpBuilder &b, Location loc, ReduceKind kind, Value acc,
+                  Value v) {
+  bool fp = isFloatLike(v.getType());
+  switch (kind) {
+  case ReduceKind::none:
+    return v;
+  case ReduceKind::add:
+    return fp ? arith::AddFOp::create(b, loc, acc, v).getResult()
+              : arith::AddIOp::create(b, loc, acc, v).getResult();
+  case ReduceKind::mul:
+    return fp ? arith::MulFOp::create(b, loc, acc, v).getResult()
+              : arith::MulIOp::create(b, loc, acc, v).getResult();
+  case ReduceKind::max:
+    return emitSelectGreater(b, loc, acc, v);
+  case ReduceKind::min:
+    return emitSelectLess(b, loc, acc, v);
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+vector::CombiningKind getCombiningKind(ReduceKind kind, bool fp) {
+  switch (kind) {
+  case ReduceKind::mul:
+    return vector::CombiningKind::MUL;
+  case ReduceKind::max:
+    return fp ? vector::CombiningKind::MAXNUMF : vector::CombiningKind::MAXSI;
+  case ReduceKind::min:
+    return fp ? vector::CombiningKind::MINNUMF : vector::CombiningKind::MINSI;
+  default:
+    return vector::CombiningKind::ADD;
+  }
+}
+
+/// Converts a scalar or vector value to element type `elem`.
+Value emitConvert(OpBuilder &b, Location loc, Value v, Type to) {
+  Type from = v.getType();
+  if (from == to)
+    return v;
+  Type fe = getElementTypeOrSelf(from), te = getElementTypeOrSelf(to);
+  if (isa<FloatType>(fe) && isa<FloatType>(te))
+    return fe.getIntOrFloatBitWidth() < te.getIntOrFloatBitWidth()
+               ? arith::ExtFOp::create(b, loc, to, v).getResult()
+               : arith::TruncFOp::create(b, loc, to, v).getResult();
+  if (isa<FloatType>(te))
+    return arith::SIToFPOp::create(b, loc, to, v);
+  if (isa<FloatType>(fe))
+    return arith::FPToSIOp::create(b, loc, to, v);
+  return fe.getIntOrFloatBitWidth() < te.getIntOrFloatBitWidth()
+             ? arith::ExtSIOp::create(b, loc, to, v).getResult()
+             : arith::TruncIOp::create(b, loc, to, v).getResult();
+}
+
+/// Converts an `index` (or vector of index) value to element type `elem`.
+Value emitIndexToElement(OpBuilder &b, Location loc, Value v, Type elem) {
+  Type i64 = b.getI64Type();
+  Type asI64 = i64, asElem = elem;
+  if (auto vec = dyn_cast<VectorType>(v.getType())) {
+    asI64 = VectorType::get(vec.getShape(), i64);
+    asElem = VectorType::get(vec.getShape(), elem);
+  }
+  Value wide = arith::IndexCastOp::create(b, loc, asI64, v);
+  return emitConvert(b, loc, wide, asElem);
+}
+
+//===----------------------------------------------------------------------===//
+// Storage
+//===----------------------------------------------------------------------===//
+
+/// Every array access of `leaf`: the output first, then access operands.
+SmallVector<std::pair<StringRef, AffineMap>> getAccesses(LeafOp leaf) {
+  SmallVector<std::pair<StringRef, AffineMap>> accesses;
+  accesses.push_back({leaf.getArray(), leaf.getIndices()});
+  for (Attribute input : leaf.getInputs())
+    if (auto access = dyn_cast<AccessAttr>(input))
+      accesses.push_back({access.getArray().getValue(), access.getIndices()});
+  return accesses;
+}
+
+/// The innermost `:p` scope enclosing `op` and `other`, if any.
+ScopeOp getCommonParallelScope(Operation *a, Operation *b) {
+  for (Operation *p = a->getParentOp(); p && !isa<KernelOp>(p);
+       p = p->getParentOp()) {
+    auto scope = dyn_cast<ScopeOp>(p);
+    if (scope && scope.getMode() == Mode::parallel && scope->isAncestor(b))
+      return scope;
+  }
+  return {};
+}
+
+LogicalResult KernelLowering::planStorage() {
+  for (BufferOp buffer : kernel.getBuffers()) {
+    switch (buffer.getLocation()) {
+    case BufferLocation::heap:
+    case BufferLocation::stack:
+    case BufferLocation::reg:
+      break;
+    default:
+      return buffer.emitOpError("buffer '")
+             << buffer.getName() << "' is located in "
+             << stringifyBufferLocation(buffer.getLocation())
+             << " memory, which the CPU target does not have";
+    }
+    Storage storage;
+    storage.buffer = buffer;
+    SmallVector<int64_t, 4> shape;
+    for (unsigned d = 0, e = buffer.getRank(); d < e; ++d) {
+      if (buffer.getReused()[d])
+        continue;
+      storage.dims.push_back(d);
+      shape.push_back(buffer.getAllocatedExtent(d));
+    }
+    storage.type = MemRefType::get(shape, buffer.getElementType());
+    for (StringRef array : buffer.getArrayNames())
+      arrayStorage[array] = storages.size();
+    storages.push_back(std::move(storage));
+  }
+
+  // Privatization by location: a stack/reg buffer whose accesses all lie
+  // under one `:p` scope, and whose stored address never depends on that
+  // scope's variable, gets one copy per iteration of the scope.
+  DenseMap<unsigned, SmallVector<LeafOp>> users;
+  kernel.walk([&](LeafOp leaf) {
+    for (auto [array, map] : getAccesses(leaf)) {
+      SmallVector<LeafOp> &list = users[arrayStorage.lookup(array)];
+      if (list.empty() || list.back() != leaf)
+        list.push_back(leaf);
+    }
+  });
+  for (auto &[index, leaves] : users) {
+    Storage &storage = storages[index];
+    if (storage.buffer.isArgument() ||
+        storage.buffer.getLocation() == BufferLocation::heap)
+      continue;
+    ScopeOp scope = getCommonParallelScope(leaves.front(), leaves.front());
+    for (LeafOp leaf : leaves) {
+      while (scope && !scope->isAncestor(leaf))
+        scope = getCommonParallelScope(scope, scope);
+      if (!scope)
+        break;
+    }
+    if (!scope)
+      continue;
+    unsigned depth = scope.getDepth();
+    bool separates = false;
+    for (LeafOp leaf : leaves)
+      for (auto [array, map] : getAccesses(leaf)) {
+        if (arrayStorage.lookup(array) != index)
+          continue;
+        for (unsigned d : storage.dims)
+          if (getLinearForm(map.getResult(d))->coeff(depth) != 0)
+            separates = true;
+      }
+    if (separates)
+      continue;
+    storage.privateTo = scope;
+    privateAllocations[scope].push_back(index);
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::allocate(Storage &storage, OpBuilder &b) {
+  Location loc = storage.buffer.getLoc();
+  IntegerAttr alignment = b.getI64IntegerAttr(64);
+  if (storage.buffer.getLocation() == BufferLocation::heap)
+    storage.memref = memref::AllocOp::create(b, loc, storage.type, alignment);
+  else
+    storage.memref = memref::AllocaOp::create(b, loc, storage.type, alignment);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Indices
+//===----------------------------------------------------------------------===//
+
+Value KernelLowering::emitLinear(OpBuilder &b, Location loc,
+                                 const LinearForm &form, int64_t lane) {
+  Value sum;
+  int64_t constant = form.constant;
+  for (auto [k, c] : llvm::enumerate(form.coeffs)) {
+    if (c == 0)
+      continue;
+    if (laneDepth && k == *laneDepth) {
+      constant += c * lane;
+      continue;
+    }
+    Value term = ivs[k];
+    if (c != 1)
+      term = arith::MulIOp::create(
+          b, loc, term, arith::ConstantIndexOp::create(b, loc, c));
+    sum = sum ? arith::AddIOp::create(b, loc, sum, term).getResult() : term;
+  }
+  if (!sum)
+    return arith::ConstantIndexOp::create(b, loc, constant);
+  if (constant != 0)
+    sum = arith::AddIOp::create(b, loc, sum,
+                                arith::ConstantIndexOp::create(b, loc, constant));
+  return sum;
+}
+
+SmallVector<Value> KernelLowering::emitIndices(OpBuilder &b, Location loc,
+                                               Storage &storage, AffineMap map,
+                                               int64_t lane) {
+  SmallVector<Value> indices;
+  for (unsigned d : storage.dims)
+    indices.push_back(
+        emitLinear(b, loc, *getLinearForm(map.getResult(d)), lane));
+  return indices;
+}
+
+LaneAccess KernelLowering::classify(Storage &storage, AffineMap map) {
+  bool uniform = true, contiguous = true;
+  for (auto [i, d] : llvm::enumerate(storage.dims)) {
+    int64_t c = getLinearForm(map.getResult(d))->coeff(*laneDepth);
+    bool last = i + 1 == storage.dims.size();
+    if (c != 0)
+      uniform = false;
+    if (last ? c != 1 : c != 0)
+      contiguous = false;
+  }
+  if (uniform)
+    return LaneAccess::Uniform;
+  return contiguous ? LaneAccess::Contiguous : LaneAccess::Scattered;
+}
+
+//===----------------------------------------------------------------------===//
+// Tree
+//===----------------------------------------------------------------------===//
+
+LogicalResult KernelLowering::lowerNodes(Block &block, OpBuilder &b) {
+  for (Operation &op : block) {
+    if (auto scope = dyn_cast<ScopeOp>(op)) {
+      if (failed(lowerScope(scope, b)))
+        return failure();
+    } else if (auto leaf = dyn_cast<LeafOp>(op)) {
+      if (failed(laneDepth ? lowerVectorLeaf(leaf, b) : lowerLeaf(leaf, b)))
+        return failure();
+    }
+  }
+  return success();
+}
+
+LogicalResult KernelLowering::lowerScope(ScopeOp scope, OpBuilder &b) {
+  Location loc = scope.getLoc();
+  int64_t size = scope.getSize();
+  switch (scope.getMode()) {
+  case Mode::seq: {
+    Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+    Value ub = arith::ConstantIndexOp::create(b, loc, size);
+    Value step = arith::ConstantIndexOp::create(b, loc, 1);
+    auto loop = scf::ForOp::create(b, loc, lb, ub, step);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    ivs.push_back(loop.getInductionVar());
+    LogicalResult result = lowerNodes(scope.getBlock(), b);
+    ivs.pop_back();
+    return result;
+  }
+  case Mode::parallel: {
+    if (laneDepth)
+      return scope.emitOpError("a ':p' scope cannot be nested in a ':v' scope");
+    Value lb = arith::ConstantIndexOp::create(b, loc, 0);
+    Value ub = arith::ConstantIndexOp::create(b, loc, size);
+    Value step = arith::ConstantIndexOp::create(b, loc, 1);
+    auto loop = scf::ParallelOp::create(b, loc, lb, ub, step);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    for (unsigned index : privateAllocations.lookup(scope))
+      if (failed(allocate(storages[index], b)))
+        return failure();
+    ivs.push_back(loop.getInductionVars().front());
+    LogicalResult result = lowerNodes(scope.getBlock(), b);
+    ivs.pop_back();
+    return result;
+  }
+  case Mode::unroll: {
+    for (int64_t i = 0; i < size; ++i) {
+      ivs.push_back(arith::ConstantIndexOp::create(b, loc, i));
+      LogicalResult result = lowerNodes(scope.getBlock(), b);
+      ivs.pop_back();
+      if (failed(result))
+        return failure();
+    }
+    return success();
+  }
+  case Mode::vector: {
+    if (laneDepth)
+      return scope.emitOpError("a ':v' scope cannot be nested in another "
+                               "':v' scope");
+    Block &body = scope.getBlock();
+    if (!llvm::hasSingleElement(body) || !isa<LeafOp>(body.front()))
+      return scope.emitOpError("a ':v' scope must hold exactly one leaf to be "
+                               "lowered to vector operations");
+    laneDepth = ivs.size();
+    laneWidth = size;
+    ivs.push_back(Value()); // lanes are addressed through `lane` constants
+    LogicalResult result = lowerVectorLeaf(cast<LeafOp>(body.front()), b);
+    ivs.pop_back();
+    laneDepth.reset();
+    return result;
+  }
+  case Mode::gpu_grid:
+  case Mode::gpu_block:
+  case Mode::gpu_warp:
+    return scope.emitOpError("has GPU mode '")
+           << stringifyMode(scope.getMode())
+           << "', which the CPU target cannot execute";
+  }
+  llvm_unreachable("unknown mode");
+}
+
+FailureOr<Value> KernelLowering::emitScalarOperand(OpBuilder &b, Location loc,
+                                                   Attribute input, Type type,
+                                                   int64_t lane) {
+  if (auto access = dyn_cast<AccessAttr>(input)) {
+    Storage &storage = storageOf(access.getArray().getValue());
+    Value v = memref::LoadOp::create(
+        b, loc, storage.memref,
+        emitIndices(b, loc, storage, access.getIndices(), lane));
+    return emitConvert(b, loc, v, type);
+  }
+  if (auto constant = dyn_cast<FloatAttr>(input))
+    return emitConstant(b, loc, type, constant.getValueAsDouble());
+  if (auto index = dyn_cast<IndexValueAttr>(input)) {
+    Value v = emitLinear(b, loc, *getLinearForm(index.getExpr().getResult(0)),
+                         lane);
+    return emitIndexToElement(b, loc, v, type);
+  }
+  return emitError(loc) << "unsupported leaf operand " << input;
+}
+
+LogicalResult KernelLowering::lowerLeaf(LeafOp leaf, OpBuilder &b) {
+  Location loc = leaf.getLoc();
+  Storage &out = storageOf(leaf.getArray());
+  Type type = out.type.getElementType();
+  SmallVector<Value, 2> args;
+  for (Attribute input : leaf.getInputs()) {
+    FailureOr<Value> v = emitScalarOperand(b, loc, input, type);
+    if (failed(v))
+      return failure();
+    args.push_back(*v);
+  }
+  FailureOr<Value> value = emitCompute(b, leaf, leaf.getKind(), args);
+  if (failed(value))
+    return failure();
+  SmallVector<Value> indices =
+      emitIndices(b, loc, out, leaf.getIndices());
+  Value result = *value;
+  if (leaf.getReduce() != ReduceKind::none) {
+    Value old = memref::LoadOp::create(b, loc, out.memref, indices);
+    result = emitCombine(b, loc, leaf.getReduce(), old, result);
+  }
+  memref::StoreOp::create(b, loc, result, out.memref, indices);
+  return success();
+}
+
+LogicalResult KernelLowering::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
+  Location loc = leaf.getLoc();
+  Storage &out = storageOf(leaf.getArray());
+  Type elem = out.type.getElementType();
+  auto vecType = VectorType::get({laneWidth}, elem);
+
+  SmallVector<Value, 2> args;
+  for (Attribute input : leaf.getInputs()) {
+    if (auto access = dyn_cast<AccessAttr>(input)) {
+      Storage &storage = storageOf(access.getArray().getValue());
+      AffineMap map = access.getIndices();
+      Type storedVec =
+          VectorType::get({laneWidth}, storage.type.getElementType());
+      switch (classify(storage, map)) {
+      case LaneAccess::Uniform: {
+        Value v = memref::LoadOp::create(b, loc, storage.memref,
+                                         emitIndices(b, loc, storage, map));
+        args.push_back(vector::BroadcastOp::create(
+            b, loc, vecType, emitConvert(b, loc, v, elem)));
+        break;
+      }
+      case LaneAccess::Contiguous: {
+        Value v = vector::LoadOp::create(b, loc, storedVec, storage.memref,
+                                         emitIndices(b, loc, storage, map));
+        args.push_back(emitConvert(b, loc, v, vecType));
+        break;
+      }
+      case LaneAccess::Scattered: {
+        SmallVector<Value> lanes;
+        for (int64_t l = 0; l < laneWidth; ++l)
+          lanes.push_back(*emitScalarOperand(b, loc, input, elem, l));
+        args.push_back(vector::FromElementsOp::create(b, loc, vecType, lanes));
+        break;
+      }
+      }
+      continue;
+    }
+    if (auto constant = dyn_cast<FloatAttr>(input)) {
+      args.push_back(
+          emitConstant(b, loc, vecType, constant.getValueAsDouble()));
+      continue;
+    }
+    if (auto index = dyn_cast<IndexValueAttr>(input)) {
+      // base + c * lane, computed in integers like the interpreter does.
+      LinearForm form = *getLinearForm(index.getExpr().getResult(0));
+      auto indexVec = VectorType::get({laneWidth}, b.getIndexType());
+      Value base = vector::BroadcastOp::create(
+          b, loc, indexVec, emitLinear(b, loc, form, /*lane=*/0));
+      Value steps = vector::StepOp::create(b, loc, indexVec);
+      int64_t c = form.coeff(*laneDepth);
+      Value scaled = arith::MulIOp::create(
+          b, loc, steps,
+          arith::ConstantOp::create(
+              b, loc, indexVec,
+              SplatElementsAttr::get(indexVec, b.getIndexAttr(c))));
+      Value v = arith::AddIOp::create(b, loc, base, scaled);
+      args.push_back(emitIndexToElement(b, loc, v, elem));
+      continue;
+    }
+    return leaf.emitOpError("unsupported operand ") << input;
+  }
+  FailureOr<Value> value = emitCompute(b, leaf, leaf.getKind(), args);
+  if (failed(value))
+    return failure();
+
+  AffineMap map = leaf.getIndices();
+  ReduceKind reduce = leaf.getReduce();
+  switch (classify(out, map)) {
+  case LaneAccess::Contiguous: {
+    SmallVector<Value> indices = emitIndices(b, loc, out, map);
+    Value result = *value;
+    if (reduce != ReduceKind::none) {
+      Value old = vector::LoadOp::create(b, loc, vecType, out.memref, indices);
+      result = emitCombine(b, loc, reduce, old, result);
+    }
+    vector::StoreOp::create(b, loc, result, out.memref, indices);
+    return success();
+  }
+  case LaneAccess::Uniform: {
+    // Every lane updates one element: a horizontal reduction (reassociated
+    // under the reduction policy), or, for a plain write, the last lane wins
+    // as it does sequentially.
+    SmallVector<Value> indices = emitIndices(b, loc, out, map);
+    Value result;
+    if (reduce == ReduceKind::none) {
+      result = vector::ExtractOp::create(b, loc, *value, laneWidth - 1);
+    } else {
+      Value lanes = vector::ReductionOp::create(
+          b, loc, getCombiningKind(reduce, isFloatLike(elem)), *value);
+      Value old = memref::LoadOp::create(b, loc, out.memref, indices);
+      result = emitCombine(b, loc, reduce, old, lanes);
+    }
+    memref::StoreOp::create(b, loc, result, out.memref, indices);
+    return success();
+  }
+  case LaneAccess::Scattered: {
+    // Lane by lane, in lane order: exactly the sequential semantics.
+    for (int64_t l = 0; l < laneWidth; ++l) {
+      SmallVector<Value> indices = emitIndices(b, loc, out, map, l);
+      Value result = vector::ExtractOp::create(b, loc, *value, l);
+      if (reduce != ReduceKind::none) {
+        Value old = memref::LoadOp::create(b, loc, out.memref, indices);
+        result = emitCombine(b, loc, reduce, old, result);
+      }
+      memref::StoreOp::create(b, loc, result, out.memref, indices);
+    }
+    return success();
+  }
+  }
+  llvm_unreachable("unknown lane access");
+}
+
+LogicalResult KernelLowering::run() {
+  if (failed(planStorage()))
+    return failure();
+  OpBuilder b(kernel);
+  Location loc = kernel.getLoc();
+  SmallVector<Type> argumentTypes;
+  for (Storage &storage : storages)
+    if (storage.buffer.isArgument())
+      argumentTypes.push_back(storage.type);
+  auto func = func::FuncOp::create(b, loc, kernel.getSymName(),
+                                   b.getFunctionType(argumentTypes, {}));
+  Block *entry = func.addEntryBlock();
+  b.setInsertionPointToStart(entry);
+  unsigned argument = 0;
+  for (Storage &storage : storages) {
+    if (storage.buffer.isArgument())
+      storage.memref = entry->getArgument(argument++);
+    else if (!storage.privateTo && failed(allocate(storage, b)))
+      return failure();
+  }
+  if (failed(lowerNodes(kernel.getBlock(), b))) {
+    func.erase();
+    return failure();
+  }
+  for (Storage &storage : storages)
+    if (!storage.buffer.isArgument() && !storage.privateTo &&
+        storage.buffer.getLocation() == BufferLocation::heap)
+      memref::DeallocOp::create(b, loc, storage.memref);
+  func::ReturnOp::create(b, loc);
+  kernel.erase();
+  return success();
+}
+
+struct ConvertDojoToSCFPass
+    : perfdojo::impl::ConvertDojoToSCFPassBase<ConvertDojoToSCFPass> {
+  void runOnOperation() override {
+    SmallVector<KernelOp> kernels(getOperation().getOps<KernelOp>());
+    for (KernelOp kernel : kernels)
+      if (failed(KernelLowering(kernel).run()))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

@@ -1,0 +1,49 @@
+// RUN: perfdojo-opt %s --split-input-file --verify-diagnostics --convert-dojo-to-scf
+
+// Constructs the CPU target cannot express are errors, never a silent
+// sequential fallback.
+
+dojo.kernel @gpu_mode {
+  dojo.buffer x f32 [32] heap in
+  dojo.buffer y f32 [32] heap out
+  // expected-error @below {{'dojo.scope' op has GPU mode 'gpu_grid', which the CPU target cannot execute}}
+  dojo.scope 32:g {
+    dojo.leaf y[{0}] = x[{0}]
+  }
+}
+
+// -----
+
+dojo.kernel @gpu_location {
+  dojo.buffer x f32 [32] heap in
+  // expected-error @below {{'dojo.buffer' op buffer 't' is located in gpu_shared memory, which the CPU target does not have}}
+  dojo.buffer t f32 [32] gpu_shared
+  dojo.buffer y f32 [32] heap out
+  dojo.scope 32 {
+    dojo.leaf t[{0}] = x[{0}]
+    dojo.leaf y[{0}] = t[{0}]
+  }
+}
+
+// -----
+
+dojo.kernel @vector_two_leaves {
+  dojo.buffer x f32 [16] heap in
+  dojo.buffer y f32 [16] heap out
+  // expected-error @below {{'dojo.scope' op a ':v' scope must hold exactly one leaf to be lowered to vector operations}}
+  dojo.scope 16:v {
+    dojo.leaf y[{0}] = x[{0}]
+    dojo.leaf y[{0}] = exp(y[{0}])
+  }
+}
+
+// -----
+
+dojo.kernel @integer_exp {
+  dojo.buffer x i32 [4] heap in
+  dojo.buffer y i32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op operation 'exp' needs a floating-point element type, but the leaf computes in 'i32'}}
+    dojo.leaf y[{0}] = exp(x[{0}])
+  }
+}
