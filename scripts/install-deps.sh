@@ -8,6 +8,10 @@ PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22 libomp-22-dev libclang-rt-22-dev
   libgtest-dev libbenchmark-dev
   libtorch-dev
+  # Cross targets (perfdojo-translate --target=aarch64|riscv64|riscv64-v):
+  # C cross compilers with their sysroots and qemu-user to run the results.
+  qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
+  libc6-dev-arm64-cross libc6-dev-riscv64-cross
 )
 
 missing=()

@@ -19,3 +19,36 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tools = ["perfdojo-opt", "perfdojo-translate", "perfdojo-run", "perfdojo-fuzz-moves"]
 llvm_config.add_tool_substitutions(tools, [config.perfdojo_tools_dir])
+
+# Ahead-of-time compilation (test/Target/LLVM): a host C compiler and the
+# OpenMP runtime for C programs calling emitted objects, and per cross target
+# a C cross compiler, its sysroot and qemu-user. Features: `host-cc`,
+# `libomp`, `qemu-aarch64`, `qemu-riscv64`; tests needing them report
+# UNSUPPORTED where they are missing (scripts/install-deps.sh installs them).
+import shutil
+import sys
+
+config.substitutions.append(
+    ("%python", "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable))
+host_cc = shutil.which("clang-22") or shutil.which("cc")
+if host_cc:
+    config.available_features.add("host-cc")
+    config.substitutions.append(("%host-cc", host_cc))
+libomp_dir = "/usr/lib/llvm-22/lib"
+if os.path.exists(os.path.join(libomp_dir, "libomp.so")):
+    config.available_features.add("libomp")
+    config.substitutions.append(
+        ("%libomp", f"-L{libomp_dir} -lomp -Wl,-rpath,{libomp_dir}"))
+for arch, sysroot_name in [("aarch64", "aarch64-linux-gnu"), ("riscv64", "riscv64-linux-gnu")]:
+    cross_cc = shutil.which(f"{sysroot_name}-gcc")
+    qemu = shutil.which(f"qemu-{arch}")
+    sysroot = f"/usr/{sysroot_name}"
+    if not (cross_cc and qemu and os.path.isdir(os.path.join(sysroot, "lib"))):
+        continue
+    config.available_features.add(f"qemu-{arch}")
+    config.substitutions.append((f"%{arch}-cc", cross_cc))
+    # Longest names first: lit substitutes in order.
+    if arch == "riscv64":
+        config.substitutions.append(
+            ("%run-riscv64-v", f"{qemu} -cpu rv64,v=true,vlen=128 -L {sysroot}"))
+    config.substitutions.append((f"%run-{arch}", f"{qemu} -L {sysroot}"))
