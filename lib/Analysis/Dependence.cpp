@@ -5,17 +5,23 @@
 //   2. the system  x in box(X), y in box(Y), phys(a, x) == phys(b, y),
 //      relations(x_k, y_k) for the constrained depths;
 //   3. per-equality GCD and interval tests, each a cheap proof of emptiness;
-//   4. otherwise exact integer emptiness with presburger::IntegerPolyhedron.
-// `NotEqual` splits into `Less` or `Greater`.
+//   4. an exact search over the box, pruned by the equalities' intervals
+//      (within a budget of visited nodes);
+//   5. otherwise exact integer emptiness with presburger::IntegerPolyhedron.
+// `NotEqual` splits into `Less` or `Greater`. A buffer private to the
+// iterations of a scope at depth p (getPrivatizingScope) adds x_k = y_k for
+// k <= p to its pairs: the privatizing coordinates are part of the address.
 //
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Analysis/Dependence.h"
+#include "perfdojo/Analysis/Privatization.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
 #include "mlir/Analysis/Presburger/IntegerRelation.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <functional>
 #include <numeric>
 
 using namespace mlir;
@@ -30,7 +36,15 @@ SmallVector<LeafOp> perfdojo::collectLeaves(Operation *op) {
 
 DependenceAnalysis::DependenceAnalysis(KernelOp kernel) : kernel(kernel) {}
 
-static PhysicalAccess makeAccess(KernelOp kernel, AccessKind kind,
+ScopeOp DependenceAnalysis::getPrivatizingScope(BufferOp buffer) {
+  auto [it, inserted] = privatizing.try_emplace(buffer, ScopeOp());
+  if (inserted)
+    it->second = perfdojo::getPrivatizingScope(kernel, buffer);
+  return it->second;
+}
+
+static PhysicalAccess makeAccess(DependenceAnalysis &analysis,
+                                 KernelOp kernel, AccessKind kind,
                                  ReduceKind reduce, int operand,
                                  StringRef array, AffineMap map) {
   PhysicalAccess access;
@@ -42,6 +56,8 @@ static PhysicalAccess makeAccess(KernelOp kernel, AccessKind kind,
   for (auto [d, e] : llvm::enumerate(map.getResults()))
     if (!access.buffer.getReused()[d])
       access.indices.push_back(*getLinearForm(e));
+  if (ScopeOp scope = analysis.getPrivatizingScope(access.buffer))
+    access.privateDepths = scope.getDepth() + 1;
   return access;
 }
 
@@ -56,11 +72,11 @@ const LeafAccesses &DependenceAnalysis::getLeafAccesses(LeafOp leaf) {
     slot->sizes.insert(slot->sizes.begin(), scope.getSize());
   bool reduces = leaf.getReduce() != ReduceKind::none;
   slot->accesses.push_back(makeAccess(
-      kernel, reduces ? AccessKind::Reduce : AccessKind::Write,
+      *this, kernel, reduces ? AccessKind::Reduce : AccessKind::Write,
       leaf.getReduce(), -1, leaf.getArray(), leaf.getIndices()));
   for (auto [j, input] : llvm::enumerate(leaf.getInputs()))
     if (auto access = dyn_cast<AccessAttr>(input))
-      slot->accesses.push_back(makeAccess(kernel, AccessKind::Read,
+      slot->accesses.push_back(makeAccess(*this, kernel, AccessKind::Read,
                                           ReduceKind::none, j,
                                           access.getArray().getValue(),
                                           access.getIndices()));
@@ -103,38 +119,61 @@ public:
     }
     if (provablyEmpty(relations))
       return false;
+    if (std::optional<bool> found = search(relations))
+      return *found;
     return !buildPolyhedron(relations).isIntegerEmpty();
   }
 
 private:
   /// GCD and interval tests per equality, with x_k and y_k identified for
-  /// depths related by Equal. Sound: each proves emptiness of a superset.
+  /// depths related by Equal, and y_k = x_k + delta (x_k = y_k + delta) with
+  /// delta >= 1 for Less (Greater), which settles the common "different
+  /// iterations touch different elements" case without the exact test.
+  /// Sound: each proves emptiness of a superset.
   bool provablyEmpty(ArrayRef<DepthRelation> relations) {
     for (const SmallVector<int64_t, 16> &row : equalities) {
       SmallVector<int64_t, 16> coeffs(row.begin(), row.end() - 1);
-      SmallVector<int64_t, 16> extents;
+      // Each variable ranges over [lower, upper].
+      SmallVector<int64_t, 16> lower(nx + ny, 0), upper;
       for (unsigned k = 0; k < nx; ++k)
-        extents.push_back(x.sizes[k]);
+        upper.push_back(x.sizes[k] - 1);
       for (unsigned k = 0; k < ny; ++k)
-        extents.push_back(y.sizes[k]);
+        upper.push_back(y.sizes[k] - 1);
       for (auto [k, rel] : llvm::enumerate(relations)) {
-        if (rel != DepthRelation::Equal)
-          continue;
-        coeffs[k] += coeffs[nx + k];
-        coeffs[nx + k] = 0;
-        extents[k] = std::min(extents[k], extents[nx + k]);
+        unsigned xk = k, yk = nx + k;
+        switch (rel) {
+        case DepthRelation::Any:
+        case DepthRelation::NotEqual: // split before we get here
+          break;
+        case DepthRelation::Equal:
+          coeffs[xk] += coeffs[yk];
+          coeffs[yk] = 0;
+          upper[xk] = std::min(upper[xk], upper[yk]);
+          break;
+        case DepthRelation::Less: // y_k = x_k + delta, 1 <= delta
+          coeffs[xk] += coeffs[yk];
+          lower[yk] = 1;
+          break;
+        case DepthRelation::Greater: // x_k = y_k + delta, 1 <= delta
+          coeffs[yk] += coeffs[xk];
+          lower[xk] = 1;
+          break;
+        }
       }
       int64_t constant = row.back();
       int64_t g = 0, lo = constant, hi = constant;
       bool overflow = false;
-      for (auto [c, extent] : llvm::zip(coeffs, extents)) {
+      for (auto [c, l, u] : llvm::zip(coeffs, lower, upper)) {
+        if (l > u)
+          return true; // an empty range (delta in a scope of size 1)
         if (c == 0)
           continue;
         g = std::gcd(g, c < 0 ? -c : c);
-        int64_t term;
-        overflow |= llvm::MulOverflow(c, extent - 1, term);
-        overflow |= c > 0 ? llvm::AddOverflow(hi, term, hi)
-                          : llvm::AddOverflow(lo, term, lo);
+        int64_t atLower, atUpper;
+        overflow |= llvm::MulOverflow(c, l, atLower);
+        overflow |= llvm::MulOverflow(c, u, atUpper);
+        overflow |= llvm::AddOverflow(lo, std::min(atLower, atUpper), lo);
+        overflow |= llvm::AddOverflow(hi, std::max(atLower, atUpper), hi);
       }
       if (overflow)
         continue; // let the exact test decide
@@ -144,6 +183,94 @@ private:
         return true;
     }
     return false;
+  }
+
+  /// Exact depth-first search over the box, variables in the order x_0,
+  /// y_0, x_1, y_1, ..., pruned by each equality's interval over the
+  /// variables not yet chosen and by the relations. Deep nests of small
+  /// scopes make systems with many variables that the Presburger library's
+  /// integer sampling is very slow on, while the search settles them in a
+  /// few steps. Nullopt if it visits more than a fixed budget of nodes
+  /// (then the exact Presburger test decides).
+  std::optional<bool> search(ArrayRef<DepthRelation> relations) {
+    SmallVector<unsigned, 16> order;
+    for (unsigned k = 0; k < std::max(nx, ny); ++k) {
+      if (k < nx)
+        order.push_back(k);
+      if (k < ny)
+        order.push_back(nx + k);
+    }
+    unsigned n = order.size();
+    auto extent = [&](unsigned v) {
+      return v < nx ? x.sizes[v] : y.sizes[v - nx];
+    };
+    // suffixLo[r][i], suffixHi[r][i]: range of row r's terms over order[i..].
+    unsigned rows = equalities.size();
+    SmallVector<SmallVector<int64_t, 16>, 4> suffixLo(rows), suffixHi(rows);
+    for (unsigned r = 0; r < rows; ++r) {
+      suffixLo[r].assign(n + 1, 0);
+      suffixHi[r].assign(n + 1, 0);
+      for (unsigned i = n; i-- > 0;) {
+        int64_t c = equalities[r][order[i]], atMax;
+        if (llvm::MulOverflow(c, extent(order[i]) - 1, atMax))
+          return std::nullopt;
+        int64_t lo = std::min<int64_t>(0, atMax),
+                hi = std::max<int64_t>(0, atMax);
+        if (llvm::AddOverflow(suffixLo[r][i + 1], lo, suffixLo[r][i]) ||
+            llvm::AddOverflow(suffixHi[r][i + 1], hi, suffixHi[r][i]))
+          return std::nullopt;
+      }
+    }
+    SmallVector<int64_t, 16> value(nx + ny, 0);
+    SmallVector<int64_t, 4> partial(rows);
+    for (unsigned r = 0; r < rows; ++r)
+      partial[r] = equalities[r].back();
+    int64_t budget = int64_t(1) << 16;
+    // Returns 1 if a solution exists below, 0 if not, -1 if out of budget.
+    std::function<int(unsigned)> visit = [&](unsigned i) -> int {
+      if (--budget < 0)
+        return -1;
+      for (unsigned r = 0; r < rows; ++r)
+        if (partial[r] + suffixLo[r][i] > 0 || partial[r] + suffixHi[r][i] < 0)
+          return 0;
+      if (i == n)
+        return 1;
+      unsigned v = order[i];
+      int64_t lo = 0, hi = extent(v) - 1;
+      if (v >= nx && v - nx < relations.size()) {
+        int64_t xv = value[v - nx];
+        switch (relations[v - nx]) {
+        case DepthRelation::Any:
+        case DepthRelation::NotEqual: // split before we get here
+          break;
+        case DepthRelation::Equal:
+          lo = std::max(lo, xv);
+          hi = std::min(hi, xv);
+          break;
+        case DepthRelation::Less: // y > x
+          lo = std::max(lo, xv + 1);
+          break;
+        case DepthRelation::Greater: // y < x
+          hi = std::min(hi, xv - 1);
+          break;
+        }
+      }
+      for (int64_t val = lo; val <= hi; ++val) {
+        value[v] = val;
+        for (unsigned r = 0; r < rows; ++r)
+          partial[r] += equalities[r][v] * val;
+        int found = visit(i + 1);
+        for (unsigned r = 0; r < rows; ++r)
+          partial[r] -= equalities[r][v] * val;
+        if (found != 0)
+          return found;
+      }
+      return 0;
+    };
+    int found = visit(0);
+    if (found < 0)
+      return std::nullopt;
+    return found == 1;
   }
 
   presburger::IntegerPolyhedron
@@ -212,9 +339,24 @@ bool DependenceAnalysis::mayConflict(const LeafAccesses &x,
   // Relations may only constrain depths both instances have.
   if (relations.size() > x.sizes.size() || relations.size() > y.sizes.size())
     return true; // caller error: fail closed
+  // A private buffer: only instances of one execution of the privatizing
+  // scope's body share a copy (both accesses lie below that scope).
+  SmallVector<DepthRelation, 8> constrained(relations.begin(),
+                                            relations.end());
+  unsigned priv = a.privateDepths;
+  if (priv > 0 && priv <= x.sizes.size() && priv <= y.sizes.size()) {
+    if (constrained.size() < priv)
+      constrained.resize(priv, DepthRelation::Any);
+    for (unsigned k = 0; k < priv; ++k) {
+      if (constrained[k] == DepthRelation::Any)
+        constrained[k] = DepthRelation::Equal;
+      else if (constrained[k] != DepthRelation::Equal)
+        return false; // different copies
+    }
+  }
   PairSystem system(x, y);
   system.addIndexEqualities(a, b);
-  return system.feasible(relations);
+  return system.feasible(constrained);
 }
 
 std::optional<Conflict>

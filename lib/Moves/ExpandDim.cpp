@@ -12,14 +12,16 @@
 //       has size n. With depth-named variables, {d} in two different
 //       subtrees means two different scopes, so a single S is essential;
 //     * the new dimension, indexed by {d}, satisfies the `:N` invariant
-//       NM2-NM4 (ReuseDims.cpp), including its restriction to plain or `:u`
-//       scopes. NM4 is what makes the copies self-contained: every read of
+//       NM2-NM4 (ReuseDims.cpp). NM4 is what makes the copies
+//       self-contained: every read of
 //       b is covered by an earlier plain write in the same iteration of S,
 //       so no value written in one iteration is read in another. Then
 //       folding the copies back (`:N`, or no dimension at all) gives the
 //       same addresses as the original, and NM1-NM4 make the folded and the
 //       expanded kernels equal (the argument of materialize_dims);
-//     * the grown storage fits b's location (stack and register budgets).
+//     * the grown storage fits b's location (stack and register budgets);
+//     * `:v` leaves keep their lane strides (verifyVectorLanes): the new
+//       dimension changes the strides of the dimensions before it.
 //   Candidates: for each internal buffer, each scope common to all its
 //   accesses whose variable no index of the buffer uses yet and whose size
 //   is at least 2, at positions 0 and rank.
@@ -31,10 +33,12 @@
 //   Legality: b is internal; dimension k is materialized and unpadded; every
 //   access indexes it by exactly {d} for one d (coefficient 1, no
 //   constant), below one and the same scope of size n; and the dimension
-//   satisfies the `:N` invariant, so sharing one copy changes no value read
-//   and no access sits under a parallel, vector or GPU scope where the copies
-//   would race. These are exactly the conditions expand_dim checks on its
-//   result, so each move's inverse is legal.
+//   satisfies the `:N` invariant, so sharing one copy changes no value read.
+//   Where the copies would race (one copy shared by the iterations of a
+//   `:p`, `:v` or GPU scope, unless privatized by location), the post-
+//   verification of the modes refuses the move (verifyConcurrentScopes).
+//   `:v` leaves keep their lane strides. These are exactly the conditions
+//   expand_dim checks on its result, so each move's inverse is legal.
 //
 // A dimension indexed by a constant is not covered (the catalogue's constant
 // form of expand_dim): it adds no copies and reuse_dims already folds it.
@@ -267,11 +271,15 @@ public:
     OwningOpRef<KernelOp> copy = kernel.clone();
     BufferOp copied = lookupBuffer(*copy, name);
     expand(*copy, copied, pos, n, d);
-    return checkReuseInvariant(
+    DiagnosedSilenceableFailure reuse = checkReuseInvariant(
         *copy, copied, pos, request, errorLoc,
         "every iteration of the scope at depth " + Twine(d) +
             " can have its own copy of '" + name +
             "' only where one shared copy would be a legal `:N` dimension: ");
+    if (!reuse.succeeded())
+      return reuse;
+    // The new dimension changes the strides of the ones before it.
+    return verifyVectorLanes(state, *this, request, errorLoc, buffer);
   }
 
   MoveRequest rewrite(MoveState &state,
@@ -361,11 +369,14 @@ public:
       diag.attachNote(scope.getLoc()) << "the scope";
       return diag;
     }
-    return checkReuseInvariant(
+    DiagnosedSilenceableFailure reuse = checkReuseInvariant(
         kernel, buffer, k, request, errorLoc,
         "the iterations of the scope at depth " + Twine(*d) +
             " can share one copy of '" + name +
             "' only where the dimension could be `:N`: ");
+    if (!reuse.succeeded())
+      return reuse;
+    return verifyVectorLanes(state, *this, request, errorLoc, buffer);
   }
 
   MoveRequest rewrite(MoveState &state,

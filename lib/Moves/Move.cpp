@@ -2,6 +2,8 @@
 
 #include "MoveKinds.h"
 
+#include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
+
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
 
@@ -53,7 +55,8 @@ llvm::Expected<SmallVector<MoveRequest>> perfdojo::parseMoveScript(StringRef tex
 }
 
 /// `move.check`, then post-verification: a move that restructures the tree
-/// must keep every `:N` mark valid (moves.md 0.4 (c)). The other moves only
+/// must keep every `:N` mark valid (moves.md 0.4 (c)), and no move may make
+/// a `:p`, `:v` or GPU scope race (verifyConcurrentScopes). The other moves only
 /// reorder and re-index instances, so they keep the physical data flow, but
 /// the syntactic `:N` check is not invariant under them (e.g. an interchange
 /// can deepen the reuse scope). The rewrite runs on a detached copy, so the
@@ -63,17 +66,32 @@ static DiagnosedSilenceableFailure checkAndPostVerify(const Move &move,
                                                       const MoveRequest &request,
                                                       Location errorLoc) {
   DiagnosedSilenceableFailure result = move.check(state, request, errorLoc);
-  if (!result.succeeded() || !move.restructuresTree())
+  if (!result.succeeded())
     return result;
   KernelOp kernel = state.getKernel();
-  if (llvm::none_of(kernel.getBuffers(), [](BufferOp buffer) {
+  bool reusedDims =
+      move.restructuresTree() &&
+      llvm::any_of(kernel.getBuffers(), [](BufferOp buffer) {
         return llvm::is_contained(buffer.getReused(), true);
-      }))
+      });
+  // Every concurrent mode is re-checked after every move (a location, a `:N`
+  // mark or a restructuring can unprivatize a buffer or alias elements).
+  bool concurrentModes = llvm::any_of(
+      moves::collectScopes(kernel),
+      [](ScopeOp scope) { return moves::isConcurrentMode(scope.getMode()); });
+  if (!reusedDims && !concurrentModes)
     return result;
   OwningOpRef<KernelOp> copy = kernel.clone();
   MoveState copyState(*copy, state.getOptions());
   (void)move.rewrite(copyState, request);
-  return moves::verifyReusedDims(*copy, request, errorLoc);
+  if (reusedDims) {
+    DiagnosedSilenceableFailure reused =
+        moves::verifyReusedDims(*copy, request, errorLoc);
+    if (!reused.succeeded() || !concurrentModes)
+      return reused;
+  }
+  return moves::verifyConcurrentScopes(*copy, request, errorLoc,
+                                       state.getOptions());
 }
 
 void Move::enumerate(MoveState &state,
@@ -104,6 +122,9 @@ ArrayRef<const Move *> perfdojo::getAllMoves() {
       moves::getUnpadDimMove(),         moves::getSplitDimMove(),
       moves::getMergeDimsMove(),        moves::getExpandDimMove(),
       moves::getCollapseDimMove(),      moves::getSetLocationMove(),
+      moves::getPadScopeMove(),         moves::getUnpadScopeMove(),
+      moves::getShareBufferMove(),      moves::getUnshareBufferMove(),
+      moves::getPromoteMove(),          moves::getUnpromoteMove(),
       moves::getPrivatizeReductionMove(),
       moves::getUnprivatizeReductionMove(),
       moves::getSetUnrollMove(),        moves::getSetParallelMove(),
@@ -234,6 +255,82 @@ SmallVector<ScopeOp> collectScopes(KernelOp kernel) {
   kernel.walk<WalkOrder::PreOrder>(
       [&](ScopeOp scope) { scopes.push_back(scope); });
   return scopes;
+}
+
+std::string getStatementText(LeafOp leaf) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printStatement(os, leaf);
+  return text;
+}
+
+ScopeOp findConcurrentAncestor(Operation *node) {
+  for (auto scope = node->getParentOfType<ScopeOp>(); scope;
+       scope = scope->getParentOfType<ScopeOp>())
+    if (scope.getMode() != Mode::seq && scope.getMode() != Mode::unroll)
+      return scope;
+  return {};
+}
+
+/// The scopes enclosing `op`, outermost first.
+static SmallVector<Operation *, 8> getScopePath(Operation *op) {
+  SmallVector<Operation *, 8> path;
+  for (Operation *p = op->getParentOp(); isa<ScopeOp>(p); p = p->getParentOp())
+    path.push_back(p);
+  std::reverse(path.begin(), path.end());
+  return path;
+}
+
+bool isSameIndexList(AffineMap a, AffineMap b) {
+  if (a == b)
+    return true;
+  if (!a || !b || a.getNumResults() != b.getNumResults())
+    return false;
+  for (auto [x, y] : llvm::zip(a.getResults(), b.getResults())) {
+    std::optional<LinearForm> fx = getLinearForm(x), fy = getLinearForm(y);
+    if (!fx || !fy || fx->constant != fy->constant)
+      return false;
+    for (unsigned k = 0; k < std::max(fx->coeffs.size(), fy->coeffs.size());
+         ++k)
+      if (fx->coeff(k) != fy->coeff(k))
+        return false;
+  }
+  return true;
+}
+
+unsigned countCommonScopes(LeafOp a, LeafOp b) {
+  SmallVector<Operation *, 8> pathA = getScopePath(a), pathB = getScopePath(b);
+  unsigned common = 0;
+  while (common < pathA.size() && common < pathB.size() &&
+         pathA[common] == pathB[common])
+    ++common;
+  return common;
+}
+
+bool mayConflictEarlier(DependenceAnalysis &deps, LeafOp x,
+                        const PhysicalAccess &a, LeafOp y,
+                        const PhysicalAccess &b, DependenceOptions options) {
+  const LeafAccesses &xs = deps.getLeafAccesses(x);
+  const LeafAccesses &ys = deps.getLeafAccesses(y);
+  unsigned common = countCommonScopes(x, y);
+  // The instances first differ at depth k < common, x's being smaller ...
+  for (unsigned k = 0; k < common; ++k) {
+    SmallVector<DepthRelation, 8> relations(k, DepthRelation::Equal);
+    relations.push_back(DepthRelation::Less);
+    if (deps.mayConflict(xs, a, ys, b, relations, options))
+      return true;
+  }
+  // ... or agree on every common depth, and x's leaf comes first among the
+  // children of their deepest common scope.
+  if (x == y)
+    return false;
+  SmallVector<Operation *, 8> pathX = getScopePath(x), pathY = getScopePath(y);
+  Operation *nodeX = common < pathX.size() ? pathX[common] : x.getOperation();
+  Operation *nodeY = common < pathY.size() ? pathY[common] : y.getOperation();
+  if (!nodeX->isBeforeInBlock(nodeY))
+    return false;
+  SmallVector<DepthRelation, 8> same(common, DepthRelation::Equal);
+  return deps.mayConflict(xs, a, ys, b, same, options);
 }
 
 } // namespace perfdojo::moves

@@ -34,6 +34,12 @@ const Move *getUnprivatizeReductionMove();
 const Move *getSwapDimsMove();
 const Move *getPadDimMove();
 const Move *getUnpadDimMove();
+const Move *getPadScopeMove();
+const Move *getUnpadScopeMove();
+const Move *getShareBufferMove();
+const Move *getUnshareBufferMove();
+const Move *getPromoteMove();
+const Move *getUnpromoteMove();
 const Move *getSplitDimMove();
 const Move *getMergeDimsMove();
 const Move *getSetLocationMove();
@@ -74,7 +80,8 @@ mlir::DiagnosedSilenceableFailure verifyReusedDims(
     llvm::function_ref<unsigned(dojo::BufferOp, unsigned)> currentDim = {});
 
 /// The `:N` invariant (ReuseDims.cpp) for dimension `k` of `buffer` on
-/// `kernel` as it is: NM2-NM4 and the restriction to plain or `:u` scopes.
+/// `kernel` as it is: NM2-NM4 (races under concurrent modes are left to
+/// verifyConcurrentScopes).
 /// A violation blames `request` with `prefix` followed by the condition, and
 /// notes on the leaves or scopes involved. expand_dim and collapse_dim use it
 /// for a dimension that is materialized: a dimension indexed by a scope
@@ -96,6 +103,33 @@ bool allIndices(mlir::Operation *root,
 
 /// Every scope of the kernel in pre-order.
 llvm::SmallVector<dojo::ScopeOp> collectScopes(dojo::KernelOp kernel);
+
+/// The statement of `leaf` as printed, for messages: `t[{0}] = exp(x[{0}])`.
+std::string getStatementText(dojo::LeafOp leaf);
+
+/// The innermost scope enclosing `node` whose mode is neither plain nor
+/// `:u` (a parallel, vector or GPU scope), or null. Moves that add
+/// instances or leaves around `node` refuse such a scope: they would have to
+/// re-prove its concurrency condition.
+dojo::ScopeOp findConcurrentAncestor(mlir::Operation *node);
+
+/// Whether two index lists are the same affine forms (maps built by
+/// different moves may differ in their dimension count).
+bool isSameIndexList(mlir::AffineMap a, mlir::AffineMap b);
+
+/// Number of scopes enclosing both `a` and `b`.
+unsigned countCommonScopes(dojo::LeafOp a, dojo::LeafOp b);
+
+/// Whether access `a` of leaf `x`, at an instance that runs strictly before
+/// an instance of leaf `y`, may touch the physical element of access `b` of
+/// `y` with conflicting kinds under `options` (moves.md 0.2: instances run
+/// in the lexicographic order of (p_0, x_0, ..., x_n-1, p_n); an instance
+/// does not run before itself). Decided by the shared dependence test, one
+/// query per depth at which the two instances may first differ; fails
+/// closed like it.
+bool mayConflictEarlier(DependenceAnalysis &deps, dojo::LeafOp x,
+                        const PhysicalAccess &a, dojo::LeafOp y,
+                        const PhysicalAccess &b, DependenceOptions options);
 
 // Buffer layout helpers (BufferLayout.cpp), shared by the buffer moves.
 
@@ -152,6 +186,23 @@ mlir::DiagnosedSilenceableFailure
 verifyVectorLanes(MoveState &state, const Move &move,
                   const MoveRequest &request, mlir::Location errorLoc,
                   dojo::BufferOp buffer);
+
+// Concurrent modes (SetMode.cpp).
+
+/// Whether `mode` runs iterations concurrently: `:p`, `:v`, `:g`, `:b`, `:w`.
+bool isConcurrentMode(dojo::Mode mode);
+/// The concurrency condition of `scope` as the kernel stands (its own mode
+/// included, which may privatize buffers): the first conflicting pair of
+/// instances in two different iterations, reductions racing.
+std::optional<Conflict> findConcurrencyConflict(MoveState &state,
+                                                dojo::ScopeOp scope);
+/// Post-verification of the modes: every `:p`, `:v` and GPU scope of
+/// `kernel` (the result of `request`) still has no conflict between its
+/// iterations under the physical addresses of the result, privatization
+/// included. A failure blames `request`.
+mlir::DiagnosedSilenceableFailure
+verifyConcurrentScopes(dojo::KernelOp kernel, const MoveRequest &request,
+                       mlir::Location errorLoc, const MoveOptions &options);
 } // namespace moves
 } // namespace perfdojo
 

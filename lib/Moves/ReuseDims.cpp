@@ -14,19 +14,29 @@
 //   Under NM1-NM4 no value ever crosses from one slot to another, so folding
 //   the slots cannot change a value read (the paper's Figure 6: a temporary
 //   becomes reusable once producer and consumer are fused).
-//   Accesses under :p, :v or GPU scopes are rejected: privatization by
-//   location is not modeled yet. Every move that restructures the tree
-//   re-checks these conditions for all existing `:N` marks on its result
-//   (post-verification, Move.cpp), so the marks stay valid and
-//   materialize_dims always has reuse_dims as its inverse.
+//   Concurrency is not part of the invariant: a `:N` dimension shared by
+//   the iterations of a `:p`, `:v` or GPU scope is a conflict for the
+//   dependence test (physical addresses drop `:N` dimensions), unless the
+//   buffer is privatized per iteration by its location
+//   (getPrivatizingScope). The post-verification of every move re-runs the
+//   conflict test of every concurrent scope (verifyConcurrentScopes), so
+//   reuse_dims is refused where it would make such a scope race. Every move
+//   that restructures the tree re-checks NM2-NM4 for all existing `:N`
+//   marks on its result (post-verification, Move.cpp), so the marks stay
+//   valid and materialize_dims always has reuse_dims as its inverse.
+//   The NM4 coverage check is findUncoveredRead (Analysis/Privatization.h),
+//   shared with the privatization rule.
 // materialize_dims b.k     (inverse: reuse_dims b.k)
 //   Semantically always legal: NM1-NM4 make aliased and unaliased
 //   executions equal. Refused only when the grown storage would exceed the
-//   budget of b's location (stack bytes, register elements; SetLocation.cpp).
+//   budget of b's location (stack bytes, register elements; SetLocation.cpp)
+//   or would change the lane stride of a `:v` leaf (verifyVectorLanes; both
+//   moves change the strides of the dimensions before k).
 //
 //===----------------------------------------------------------------------===//
 
 #include "MoveKinds.h"
+#include "perfdojo/Analysis/Privatization.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallBitVector.h"
@@ -49,142 +59,9 @@ struct ReuseViolation {
   }
 };
 
-struct BufferAccess {
-  LeafOp leaf;
-  bool writes = false, reads = false, plainWrite = false;
-  SmallVector<LinearForm, 4> indices; // all dims
-  unsigned order = 0;                 // leaf position in execution order
-};
-
-SmallVector<int64_t, 8> sizesOf(LeafOp leaf) {
-  SmallVector<int64_t, 8> sizes;
-  for (auto scope = leaf->getParentOfType<ScopeOp>(); scope;
-       scope = scope->getParentOfType<ScopeOp>())
-    sizes.insert(sizes.begin(), scope.getSize());
-  return sizes;
-}
-
-std::vector<BufferAccess> collectBufferAccesses(KernelOp kernel,
-                                                BufferOp buffer) {
-  SmallVector<StringRef> arrays = buffer.getArrayNames();
-  auto ofBuffer = [&](StringRef array) {
-    return llvm::is_contained(arrays, array);
-  };
-  // The variable of a size-1 scope is always 0: dropping it keeps every
-  // value and lets the checks below see such an index as the constant it is
-  // (otherwise moving a size-1 scope could break a `:N` mark needlessly).
-  SmallVector<int64_t, 8> sizes;
-  auto forms = [&](AffineMap map) {
-    SmallVector<LinearForm, 4> out;
-    for (AffineExpr e : map.getResults()) {
-      LinearForm form = *getLinearForm(e);
-      for (auto [k, size] : llvm::enumerate(sizes))
-        if (size == 1 && k < form.coeffs.size())
-          form.coeffs[k] = 0;
-      while (!form.coeffs.empty() && form.coeffs.back() == 0)
-        form.coeffs.pop_back();
-      out.push_back(std::move(form));
-    }
-    return out;
-  };
-  std::vector<BufferAccess> accesses;
-  unsigned order = 0;
-  kernel.walk<WalkOrder::PreOrder>([&](LeafOp leaf) {
-    ++order;
-    sizes = sizesOf(leaf);
-    if (ofBuffer(leaf.getArray())) {
-      BufferAccess a;
-      a.leaf = leaf;
-      a.writes = true;
-      a.plainWrite = leaf.getReduce() == ReduceKind::none;
-      a.reads = !a.plainWrite;
-      a.indices = forms(leaf.getIndices());
-      a.order = order;
-      accesses.push_back(std::move(a));
-    }
-    for (Attribute input : leaf.getInputs()) {
-      auto access = dyn_cast<AccessAttr>(input);
-      if (!access || !ofBuffer(access.getArray().getValue()))
-        continue;
-      BufferAccess a;
-      a.leaf = leaf;
-      a.reads = true;
-      a.indices = forms(access.getIndices());
-      a.order = order;
-      accesses.push_back(std::move(a));
-    }
-  });
-  return accesses;
-}
-
-Operation *ancestorAtDepth(Operation *leaf, unsigned depth) {
-  Operation *node = leaf;
-  for (unsigned d = getNodeDepth(leaf); d > depth; --d)
-    node = node->getParentOp();
-  return node;
-}
-
-unsigned commonScopes(LeafOp a, LeafOp b) {
-  unsigned c = 0;
-  unsigned da = getNodeDepth(a), db = getNodeDepth(b);
-  for (unsigned d = 0; d < std::min(da, db); ++d) {
-    if (ancestorAtDepth(a, d) != ancestorAtDepth(b, d))
-      break;
-    c = d + 1;
-  }
-  return c;
-}
-
-/// `form` with the coefficients of depths < c dropped.
-LinearForm innerPart(const LinearForm &form, unsigned c) {
-  LinearForm inner = form;
-  for (unsigned k = 0; k < std::min<unsigned>(c, inner.coeffs.size()); ++k)
-    inner.coeffs[k] = 0;
-  return inner;
-}
-
-/// Whether the plain write `w` writes, in every iteration of the scopes it
-/// shares with the read `r`, every element `r` reads there.
-bool covers(const BufferAccess &w, const BufferAccess &r) {
-  unsigned c = commonScopes(w.leaf, r.leaf);
-  SmallVector<int64_t, 8> wSizes = sizesOf(w.leaf), rSizes = sizesOf(r.leaf);
-  llvm::SmallBitVector usedByWrite(wSizes.size());
-  for (auto [fw, fr] : llvm::zip(w.indices, r.indices)) {
-    for (unsigned k = 0; k < c; ++k)
-      if (fw.coeff(k) != fr.coeff(k))
-        return false;
-    LinearForm wi = innerPart(fw, c), ri = innerPart(fr, c);
-    // The write must be dense in this dimension: its fresh variables form a
-    // mixed-radix number (|coefficients| 1, s1, s1*s2, ... for sizes s1, s2,
-    // ...), as after split_scope; a constant is dense too. Each variable may
-    // serve one dimension only, so the written box is a product.
-    SmallVector<std::pair<int64_t, int64_t>, 4> digits; // |coeff|, size
-    for (unsigned k = c; k < wi.coeffs.size(); ++k) {
-      if (wi.coeffs[k] == 0)
-        continue;
-      if (usedByWrite.test(k))
-        return false;
-      usedByWrite.set(k);
-      digits.push_back({std::abs(wi.coeffs[k]), wSizes[k]});
-    }
-    llvm::sort(digits);
-    int64_t radix = 1;
-    for (auto [coeff, size] : digits) {
-      if (coeff != radix)
-        return false;
-      radix *= size;
-    }
-    auto wRange = wi.range(wSizes), rRange = ri.range(rSizes);
-    if (!wRange || !rRange || rRange->first < wRange->first ||
-        rRange->second > wRange->second)
-      return false;
-  }
-  return true;
-}
-
 /// Why dimension `k` of `buffer` may not be (or no longer be) non-
-/// materialized: the checks NM2-NM4 of the `:N` invariant and the mode
-/// restriction, on the kernel as it is. Nullopt if the invariant holds.
+/// materialized: the checks NM2-NM4 of the `:N` invariant, on the kernel as
+/// it is. Nullopt if the invariant holds.
 std::optional<ReuseViolation> findReuseViolation(KernelOp kernel,
                                                  BufferOp buffer, unsigned k) {
   auto violation = [](std::string message, Location loc, StringRef what) {
@@ -195,15 +72,6 @@ std::optional<ReuseViolation> findReuseViolation(KernelOp kernel,
   };
   std::string name = buffer.getName().str();
   std::vector<BufferAccess> accesses = collectBufferAccesses(kernel, buffer);
-  for (const BufferAccess &a : accesses)
-    for (auto scope = a.leaf->getParentOfType<ScopeOp>(); scope;
-         scope = scope->getParentOfType<ScopeOp>())
-      if (scope.getMode() != Mode::seq && scope.getMode() != Mode::unroll)
-        return violation("'" + name +
-                             "' is accessed under a parallel, vector or GPU "
-                             "scope, where non-materialized dimensions are "
-                             "not supported",
-                         scope.getLoc(), "scope with a mode");
 
   // NM2: the reuse depth r is the deepest depth any dim-k index uses.
   int r = -1;
@@ -228,7 +96,7 @@ std::optional<ReuseViolation> findReuseViolation(KernelOp kernel,
   // NM3: one dim-k index per reuse scope.
   llvm::DenseMap<Operation *, const BufferAccess *> firstInScope;
   for (const BufferAccess &a : accesses) {
-    Operation *rho = ancestorAtDepth(a.leaf, r);
+    Operation *rho = getAncestorAtDepth(a.leaf, r);
     auto [it, inserted] = firstInScope.try_emplace(rho, &a);
     const LinearForm &mine = a.indices[k], &theirs = it->second->indices[k];
     if (!inserted &&
@@ -244,24 +112,13 @@ std::optional<ReuseViolation> findReuseViolation(KernelOp kernel,
   }
 
   // NM4: every read is covered by an earlier write in the same iteration.
-  for (const BufferAccess &read : accesses) {
-    if (!read.reads)
-      continue;
-    Operation *rho = ancestorAtDepth(read.leaf, r);
-    bool covered = llvm::any_of(accesses, [&](const BufferAccess &write) {
-      return write.plainWrite && write.order < read.order &&
-             ancestorAtDepth(write.leaf, r) == rho &&
-             commonScopes(write.leaf, read.leaf) > static_cast<unsigned>(r) &&
-             covers(write, read);
-    });
-    if (!covered)
-      return violation("a read of '" + name +
-                           "' is not covered by an earlier write in the same "
-                           "iteration of its reuse scope at depth " +
-                           std::to_string(r) +
-                           ", so it would see another slot's value (NM4)",
-                       read.leaf->getLoc(), "the read");
-  }
+  if (const BufferAccess *read = findUncoveredRead(accesses, r))
+    return violation("a read of '" + name +
+                         "' is not covered by an earlier write in the same "
+                         "iteration of its reuse scope at depth " +
+                         std::to_string(r) +
+                         ", so it would see another slot's value (NM4)",
+                     read->leaf->getLoc(), "the read");
   return std::nullopt;
 }
 
@@ -317,7 +174,9 @@ public:
       violation->attachNotes(d);
       return d;
     }
-    return DiagnosedSilenceableFailure::success();
+    // Dropping the dimension's storage changes the strides of the
+    // dimensions before it.
+    return verifyVectorLanes(state, *this, request, errorLoc, buffer);
   }
 
   MoveRequest rewrite(MoveState &state,
@@ -377,7 +236,7 @@ public:
       diag.attachNote(buffer.getLoc()) << "declared here";
       return diag;
     }
-    return DiagnosedSilenceableFailure::success();
+    return verifyVectorLanes(state, *this, request, errorLoc, buffer);
   }
 
   MoveRequest rewrite(MoveState &state,

@@ -120,3 +120,11 @@ perfdojo::resolveBufferDim(KernelOp kernel, StringRef selector) {
 std::string perfdojo::getBufferDimSelector(BufferOp buffer, unsigned dim) {
   return buffer.getName().str() + "." + std::to_string(dim);
 }
+
+StringRef perfdojo::stripScriptComment(StringRef line) {
+  for (size_t i = 0; i < line.size(); ++i)
+    if (line[i] == '#' &&
+        (i == 0 || !(llvm::isAlnum(line[i - 1]) || line[i - 1] == '_')))
+      return line.take_front(i);
+  return line;
+}

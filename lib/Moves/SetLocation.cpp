@@ -15,8 +15,12 @@
 //            e.g. four AVX-512 registers of f32);
 //     gpu_shared, gpu_local, tcdm: refused, not available for this target
 //            yet.
-//   The location does not enter the dependence test: no location privatizes
-//   a buffer yet (moves.md B8), so a move changes no physical aliasing. The
+//   The location enters the dependence test through privatization
+//   (getPrivatizingScope, Analysis/Privatization.h): a stack or reg buffer
+//   whose accesses all lie in one `:p` scope, with its reads covered per
+//   iteration, gets a copy per iteration; a heap buffer never does. So
+//   moving a buffer to the heap can make a `:p` scope race; the post-
+//   verification of every move (verifyConcurrentScopes) refuses that. The
 //   `reg` addressability rule (only `:u`/`:v` variables in indices) is not
 //   checked yet; the budgets are re-checked by every move that grows storage
 //   (pad_dim, materialize_dims).

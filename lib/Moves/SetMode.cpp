@@ -20,6 +20,14 @@
 //   set_gpu_warp   inside a block scope, enclosing no grid, block or parallel
 //                  scope; size = warpSize; no conflict across iterations.
 //   All but set_unroll and set_vector are refused inside a `:u` scope.
+//   The conflict test runs with the new mode in place: a `:p` or GPU mode
+//   privatizes the stack/reg/gpu_* temporaries whose accesses all lie in
+//   its iterations and whose reads are covered per iteration
+//   (getPrivatizingScope, Analysis/Privatization.h); such a buffer gets a
+//   copy per iteration and creates no conflict. Heap buffers are shared.
+//   Every mode is an invariant: verifyConcurrentScopes re-runs the conflict
+//   test of every :p, :v and GPU scope on the result of every later move
+//   (Move.cpp post-verification).
 //   clear_mode     always keeps results; refused where it would break the
 //                  GPU nesting (a grid above blocks, a block above warps).
 //
@@ -191,14 +199,15 @@ public:
     }
 
     // Iterations (or lanes) run concurrently: no two may conflict, and
-    // reductions into one element race.
-    unsigned d = scope.getDepth();
-    SmallVector<DepthRelation, 8> relations(d, DepthRelation::Equal);
-    relations.push_back(DepthRelation::NotEqual);
-    SmallVector<LeafOp> leaves = collectLeaves(scope);
-    if (std::optional<Conflict> conflict = state.getDependences().findConflict(
-            leaves, leaves, relations,
-            DependenceOptions{options.reassociate, /*concurrency=*/true})) {
+    // reductions into one element race. The mode itself can privatize
+    // buffers (a stack temporary per `:p` iteration, Privatization.h), so
+    // the test runs on a copy that has it.
+    OwningOpRef<KernelOp> copy = state.getKernel().clone();
+    auto copyScope = cast<ScopeOp>(*resolveNode(*copy, request.location));
+    copyScope.setMode(mode);
+    MoveState copyState(*copy, options);
+    if (std::optional<Conflict> conflict =
+            findConcurrencyConflict(copyState, copyScope)) {
       DiagnosedSilenceableFailure d =
           fail(request, errorLoc,
                "two iterations of the scope would run concurrently and "
@@ -353,6 +362,44 @@ public:
   }
 };
 } // namespace
+
+bool perfdojo::moves::isConcurrentMode(Mode mode) {
+  return mode == Mode::parallel || mode == Mode::vector || isGpu(mode);
+}
+
+std::optional<Conflict> perfdojo::moves::findConcurrencyConflict(
+    MoveState &state, ScopeOp scope) {
+  unsigned d = scope.getDepth();
+  SmallVector<DepthRelation, 8> relations(d, DepthRelation::Equal);
+  relations.push_back(DepthRelation::NotEqual);
+  SmallVector<LeafOp> leaves = collectLeaves(scope);
+  return state.getDependences().findConflict(
+      leaves, leaves, relations,
+      DependenceOptions{state.getOptions().reassociate, /*concurrency=*/true});
+}
+
+DiagnosedSilenceableFailure perfdojo::moves::verifyConcurrentScopes(
+    KernelOp kernel, const MoveRequest &request, Location errorLoc,
+    const MoveOptions &options) {
+  MoveState state(kernel, options);
+  for (ScopeOp scope : collectScopes(kernel)) {
+    if (!isConcurrentMode(scope.getMode()))
+      continue;
+    std::optional<Conflict> conflict = findConcurrencyConflict(state, scope);
+    if (!conflict)
+      continue;
+    DiagnosedSilenceableFailure d =
+        fail(request, errorLoc,
+             "the result would make the " + suffixOf(scope.getMode()) +
+                 " scope race: two of its iterations conflict: " +
+                 conflict->describe());
+    d.attachNote(scope.getLoc()) << "the scope";
+    d.attachNote(conflict->first.getLoc()) << "this leaf";
+    d.attachNote(conflict->second.getLoc()) << "conflicts with this leaf";
+    return d;
+  }
+  return DiagnosedSilenceableFailure::success();
+}
 
 #define PERFDOJO_SET_MODE(FN, MODE, NAME, SUMMARY)                             \
   const Move *perfdojo::moves::FN() {                                          \

@@ -121,13 +121,16 @@ dojo.kernel @negative_shared_value {
 
 // -----
 
-// expected-error @+1 {{'collapse_dim t.0': the iterations of the scope at depth 0 can share one copy of 't' only where the dimension could be `:N`: 't' is accessed under a parallel, vector or GPU scope, where non-materialized dimensions are not supported}}
+// One shared heap copy would race across the `:p` iterations.
+// expected-error @+1 {{'collapse_dim t.0': the result would make the :p scope race: two of its iterations conflict: write of 't' in `t[] = x[{0}]` conflicts with the write of 't' in `t[] = x[{0}]`}}
 dojo.kernel @negative_mode {
   dojo.buffer x f32 [4] heap in
-  dojo.buffer t f32 [4] stack
+  dojo.buffer t f32 [4] heap
   dojo.buffer y f32 [4] heap out
-  // expected-note @+1 {{scope with a mode}}
+  // expected-note @+1 {{the scope}}
   dojo.scope 4:p {
+    // expected-note @+2 {{conflicts with this leaf}}
+    // expected-note @+1 {{this leaf}}
     dojo.leaf t[{0}] = x[{0}]
     dojo.leaf y[{0}] = t[{0}]
   }

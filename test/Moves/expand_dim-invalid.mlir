@@ -149,18 +149,3 @@ dojo.kernel @negative_crossing_value {
   }
 }
 
-// -----
-
-// expected-error @+1 {{'expand_dim t.0 4 0': every iteration of the scope at depth 0 can have its own copy of 't' only where one shared copy would be a legal `:N` dimension: 't' is accessed under a parallel, vector or GPU scope, where non-materialized dimensions are not supported}}
-dojo.kernel @negative_mode {
-  dojo.buffer x f32 [4, 8] heap in
-  dojo.buffer t f32 [8] stack
-  dojo.buffer y f32 [4, 8] heap out
-  dojo.scope 4 {
-    // expected-note @+1 {{scope with a mode}}
-    dojo.scope 8:p {
-      dojo.leaf t[{1}] = x[{0}, {1}]
-      dojo.leaf y[{0}, {1}] = t[{1}]
-    }
-  }
-}

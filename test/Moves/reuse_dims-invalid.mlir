@@ -28,13 +28,18 @@ dojo.kernel @negative_already {
 
 // -----
 
-// expected-error @+1 {{'reuse_dims t.0': 't' is accessed under a parallel, vector or GPU scope, where non-materialized dimensions are not supported}}
+// A heap buffer is shared by the iterations of a `:p` scope: one slot
+// would race (a stack buffer is private per iteration, see
+// privatization.mlir).
+// expected-error @+1 {{'reuse_dims t.0': the result would make the :p scope race: two of its iterations conflict: write of 't' in `t[{0}] = x[{0}]` conflicts with the write of 't' in `t[{0}] = x[{0}]`}}
 dojo.kernel @negative_mode {
   dojo.buffer x f32 [4] heap in
-  dojo.buffer t f32 [4] stack
+  dojo.buffer t f32 [4] heap
   dojo.buffer y f32 [4] heap out
-  // expected-note @+1 {{scope with a mode}}
+  // expected-note @+1 {{the scope}}
   dojo.scope 4:p {
+    // expected-note @+2 {{conflicts with this leaf}}
+    // expected-note @+1 {{this leaf}}
     dojo.leaf t[{0}] = x[{0}]
     dojo.leaf y[{0}] = t[{0}]
   }

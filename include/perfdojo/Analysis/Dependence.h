@@ -7,7 +7,10 @@
 //
 // Physical means: arrays of one buffer share storage, `:N` dimensions are
 // dropped (all their slots alias), materialized dimensions compare by their
-// logical index. Kernel arguments never alias each other.
+// logical index, and a buffer privatized by its location (Privatization.h,
+// getPrivatizingScope) adds the coordinates of its privatizing scope and of
+// every scope around it, so instances in different iterations of that scope
+// never touch the same copy. Kernel arguments never alias each other.
 //
 // The test is exact over the constant iteration boxes: cheap GCD and bounds
 // filters first, then integer emptiness in MLIR's Presburger library. It
@@ -41,6 +44,10 @@ struct PhysicalAccess {
   dojo::BufferOp buffer;
   /// Index forms of the buffer's materialized dimensions, in order.
   llvm::SmallVector<LinearForm, 4> indices;
+  /// The buffer is private to each instance of the body of the scope at
+  /// depth privateDepths-1 (getPrivatizingScope): two accesses to it touch
+  /// the same copy only if x_k = y_k for all k < privateDepths. 0: shared.
+  unsigned privateDepths = 0;
 };
 
 /// A leaf's iteration box and accesses.
@@ -90,12 +97,20 @@ public:
                    llvm::ArrayRef<DepthRelation> relations,
                    DependenceOptions options);
 
+  /// The scope `buffer` is private to (getPrivatizingScope, cached), or
+  /// null if it is shared.
+  dojo::ScopeOp getPrivatizingScope(dojo::BufferOp buffer);
+
   /// Drops cached accesses (call after a move changed the tree).
-  void invalidate() { cache.clear(); }
+  void invalidate() {
+    cache.clear();
+    privatizing.clear();
+  }
 
 private:
   dojo::KernelOp kernel;
   llvm::DenseMap<mlir::Operation *, std::unique_ptr<LeafAccesses>> cache;
+  llvm::DenseMap<mlir::Operation *, dojo::ScopeOp> privatizing;
 };
 
 /// Leaves of the subtree rooted at `op` (a scope or a leaf), in order.

@@ -44,6 +44,11 @@ resolveBufferDim(dojo::KernelOp kernel, llvm::StringRef selector);
 /// `b.k`.
 std::string getBufferDimSelector(dojo::BufferOp buffer, unsigned dim);
 
+/// One line of a move script without its comment. A `#` starts a comment
+/// unless it directly follows a name character, as in the selector `a#k`:
+/// `join_scopes m#0@0  # fuse` keeps `join_scopes m#0@0  `.
+llvm::StringRef stripScriptComment(llvm::StringRef line);
+
 } // namespace perfdojo
 
 #endif // PERFDOJO_MOVES_SELECTOR_H

@@ -4,6 +4,7 @@
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/TransformOps/DojoTransformOps.h"
 #include "perfdojo/Moves/Move.h"
+#include "perfdojo/Moves/Selector.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
@@ -44,11 +45,12 @@ OwningOpRef<ModuleOp> perfdojo::importMoveScript(llvm::SourceMgr &sourceMgr,
                                                   body->getArgument(0),
                                                   /*name=*/nullptr);
 
-  // Moves are separated by newlines or ';'; '#' starts a comment.
+  // Moves are separated by newlines or ';'; '#' starts a comment (not the
+  // one of a selector `a#k`).
   SmallVector<StringRef> lines;
   buffer->getBuffer().split(lines, '\n');
   for (auto [lineIndex, line] : llvm::enumerate(lines)) {
-    StringRef text = line.take_until([](char c) { return c == '#'; });
+    StringRef text = stripScriptComment(line);
     size_t column = 0;
     while (!text.empty()) {
       auto [part, rest] = text.split(';');

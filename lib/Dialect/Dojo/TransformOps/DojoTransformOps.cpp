@@ -102,7 +102,13 @@ void transform::GetKernelsOp::getEffects(
   X(UnpadDimOp)                                                                \
   X(SplitDimOp)                                                                \
   X(MergeDimsOp)                                                               \
-  X(SetLocationOp)
+  X(SetLocationOp)                                                             \
+  X(PadScopeOp)                                                                \
+  X(UnpadScopeOp)                                                              \
+  X(ShareBufferOp)                                                             \
+  X(UnshareBufferOp)                                                           \
+  X(PromoteOp)                                                                 \
+  X(UnpromoteOp)
 
 #define PERFDOJO_DEFINE_MOVE_OP(OP)                                            \
   DiagnosedSilenceableFailure transform::OP::applyToOne(                       \

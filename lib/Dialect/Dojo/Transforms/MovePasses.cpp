@@ -2,6 +2,9 @@
 
 #include "perfdojo/Dialect/Dojo/Transforms/Passes.h"
 #include "perfdojo/Moves/Move.h"
+#include "perfdojo/Moves/Selector.h"
+
+#include "llvm/Support/MemoryBuffer.h"
 
 #define DEBUG_TYPE "dojo-moves"
 
@@ -23,9 +26,23 @@ namespace {
 std::optional<std::string> getRawScript(StringRef options) {
   StringRef trimmed = options.trim();
   if (trimmed.empty() || trimmed.starts_with("moves=") ||
-      trimmed.starts_with("reassociate="))
+      trimmed.starts_with("file=") || trimmed.starts_with("reassociate="))
     return std::nullopt;
   return trimmed.str();
+}
+
+/// A script file as one `;`-separated script: `#` comments dropped
+/// (stripScriptComment), lines joined.
+std::string scriptFileToText(StringRef contents) {
+  std::string text;
+  SmallVector<StringRef> lines;
+  contents.split(lines, '\n');
+  for (StringRef line : lines) {
+    line = stripScriptComment(line).trim();
+    if (!line.empty())
+      text += line.str() + ";";
+  }
+  return text;
 }
 
 class ListMovesPass
@@ -59,11 +76,25 @@ public:
   }
 
 protected:
+  /// The moves of the `file` option (if any), then of `moves`.
   std::optional<SmallVector<MoveRequest>> parseScript() {
-    auto script = parseMoveScript(this->moves);
+    std::string text;
+    if (!this->file.empty()) {
+      llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> buffer =
+          llvm::MemoryBuffer::getFile(this->file);
+      if (!buffer) {
+        this->getOperation().emitError("cannot read move script '")
+            << this->file << "': " << buffer.getError().message();
+        return std::nullopt;
+      }
+      text = scriptFileToText((*buffer)->getBuffer());
+    }
+    text += ";" + this->moves;
+    auto script = parseMoveScript(text);
     if (script)
       return std::move(*script);
-    this->getOperation().emitError("invalid move script: ")
+    this->getOperation().emitError("invalid move script")
+        << (this->file.empty() ? "" : " '" + this->file + "'") << ": "
         << llvm::toString(script.takeError());
     return std::nullopt;
   }

@@ -351,4 +351,83 @@ def Dojo_SetLocationOp : Dojo_MoveOp<"set_location",
   **Inverse.** `set_location` back to the old location.
 }]>;
 
+def Dojo_PadScopeOp : Dojo_MoveOp<"pad_scope",
+    "Round a scope's size up into padding", [{
+  **Rewrite.** The plain scope at `location` (`a@d`) of size `s` runs `s'`
+  iterations (`params = [s']`, `s' > s`); the body is unchanged.
+
+  **Legality.** Every scope around it is plain or `:u`; every access stays
+  inside the allocated extents over the grown box (pad the buffers first);
+  the extra iterations write only padding of internal buffers; and no
+  instance that writes a logical element reads a padding element of a
+  buffer written under the scope. Decided exactly over each leaf's box.
+
+  **Inverse.** `unpad_scope` at the same location with `params = [s]`.
+}]>;
+
+def Dojo_UnpadScopeOp : Dojo_MoveOp<"unpad_scope",
+    "Drop the trailing iterations of a scope that only compute padding", [{
+  **Rewrite.** The plain scope at `location` of size `s'` runs `s < s'`
+  iterations (`params = [s]`).
+
+  **Legality.** The conditions of `pad_scope` on the kernel as it is: the
+  removed iterations write only padding, which no instance writing a
+  logical element reads.
+
+  **Inverse.** `pad_scope` at the same location with `params = [s']`.
+}]>;
+
+def Dojo_ShareBufferOp : Dojo_MoveOp<"share_buffer",
+    "Store an array in another array's buffer", [{
+  **Rewrite.** `location` is `a,c`: array `c`, stored alone in its own
+  buffer `c`, moves into the buffer that stores `a` (appended to its `->`
+  list); the buffer `c` is removed. Array names and indices are kept.
+
+  **Legality.** Both buffers are internal with identical element type,
+  extents, padding, `:N` flags and location; the lifetimes are disjoint per
+  element (every access through one array precedes every conflicting
+  access through the other, by the shared dependence test on the shared
+  storage); no parallel, vector or GPU scope gets iterations that conflict
+  through the shared storage.
+
+  **Inverse.** `unshare_buffer c` with `params = [k]`, the declaration
+  position `c`'s buffer had.
+}]>;
+
+def Dojo_UnshareBufferOp : Dojo_MoveOp<"unshare_buffer",
+    "Give an array its own buffer again", [{
+  **Rewrite.** Array `c` (`location`), the last array of a shared buffer,
+  gets its own buffer `c` with the same declaration, inserted as buffer
+  declaration number `k` (`params = [k]`).
+
+  **Legality.** The arrays do not communicate through the shared storage:
+  the disjoint-lifetime condition of `share_buffer` holds as the kernel is.
+
+  **Inverse.** `share_buffer` with `location` `a,c`, `a` the first array of
+  the host buffer.
+}]>;
+
+def Dojo_PromoteOp : Dojo_MoveOp<"promote",
+    "Keep one element of an array in a private copy around a node", [{
+  **Rewrite.** `location` is `a,N`: node `N` (a node selector) accesses array
+  `a` only through one index list `I` that is invariant in `N`. A new buffer
+  `<a>_r` (a's extents, on the stack) holds the element: `<a>_r[I] = a[I]`
+  before `N` (when `N` reads `a`), every access in `N` uses `<a>_r`, and
+  `a[I] = <a>_r[I]` after `N` (when `N` writes `a`).
+
+  **Legality.** The identical, invariant index list; no other array of a's
+  buffer is accessed in `N`; every scope around `N` is plain or `:u`.
+
+  **Inverse.** `unpromote <a>_r`.
+}]>;
+
+def Dojo_UnpromoteOp : Dojo_MoveOp<"unpromote",
+    "Undo a promotion", [{
+  **Rewrite and legality.** Recognizes exactly the pattern `promote`
+  produces around a node for the array at `location` and restores the
+  original accesses, removing the copies and the buffer.
+
+  **Inverse.** `promote`.
+}]>;
+
 #endif // PERFDOJO_DIALECT_DOJO_TRANSFORMOPS_TD

@@ -24,11 +24,17 @@ def DojoApplyMovesPass : Pass<"dojo-apply", "::perfdojo::dojo::KernelOp"> {
     `--dojo-apply="split_scope y@0 16; join_scopes t@0"` checks and applies
     each move in order. An unknown or illegal move is an error naming the
     violated condition, and the pass fails (nothing is written). The option
-    may also be spelled `moves=...`.
+    may also be spelled `moves=...`. `--dojo-apply="file=PATH"` reads the
+    script from a file instead (kernels/scripts/*.moves): one move per line
+    or `;`-separated, `#` starts a comment; `moves=` given too runs after
+    the file's moves.
   }];
   let options = [
     Option<"moves", "moves", "std::string", /*default=*/"",
            "The moves to apply, separated by ';'">,
+    Option<"file", "file", "std::string", /*default=*/"",
+           "A move script file (one move per line or ';'-separated, '#' "
+           "comments), applied before `moves`">,
     Option<"reassociate", "reassociate", "bool", /*default=*/"true",
            "Allow reordering same-operator reductions">,
   ];
@@ -41,10 +47,14 @@ def DojoCheckMovePass : Pass<"dojo-check", "::perfdojo::dojo::KernelOp"> {
     that the move is legal, or every reason it is not (with notes on the
     leaves, scopes and dependences involved). The kernel is not changed and
     the pass never fails, so legality can be tested on its own.
+    `file=PATH` reads the moves from a script file, as for dojo-apply.
   }];
   let options = [
     Option<"moves", "moves", "std::string", /*default=*/"",
            "The moves to check, separated by ';'">,
+    Option<"file", "file", "std::string", /*default=*/"",
+           "A move script file (one move per line or ';'-separated, '#' "
+           "comments), checked before `moves`">,
     Option<"reassociate", "reassociate", "bool", /*default=*/"true",
            "Allow reordering same-operator reductions">,
   ];

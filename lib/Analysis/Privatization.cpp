@@ -1,0 +1,251 @@
+//===- Privatization.cpp - privatization of buffers by location ----------===//
+//
+// getPrivatizingScope() is the one place that decides whether a buffer is
+// private to the iterations of a concurrent scope (Privatization.h). The
+// coverage check is the syntactic NM4 test of the `:N` invariant, shared
+// with ReuseDims.cpp.
+//
+//===----------------------------------------------------------------------===//
+
+#include "perfdojo/Analysis/Privatization.h"
+
+#include "llvm/ADT/SmallBitVector.h"
+
+#include <cstdlib>
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+
+SmallVector<int64_t, 8> perfdojo::getLeafBoxSizes(LeafOp leaf) {
+  SmallVector<int64_t, 8> sizes;
+  for (auto scope = leaf->getParentOfType<ScopeOp>(); scope;
+       scope = scope->getParentOfType<ScopeOp>())
+    sizes.insert(sizes.begin(), scope.getSize());
+  return sizes;
+}
+
+std::vector<BufferAccess> perfdojo::collectBufferAccesses(KernelOp kernel,
+                                                          BufferOp buffer) {
+  SmallVector<StringRef> arrays = buffer.getArrayNames();
+  auto ofBuffer = [&](StringRef array) {
+    return llvm::is_contained(arrays, array);
+  };
+  // The variable of a size-1 scope is always 0: dropping it keeps every
+  // value and lets the checks see such an index as the constant it is
+  // (otherwise moving a size-1 scope could break a `:N` mark needlessly).
+  SmallVector<int64_t, 8> sizes;
+  auto forms = [&](AffineMap map) {
+    SmallVector<LinearForm, 4> out;
+    for (AffineExpr e : map.getResults()) {
+      LinearForm form = *getLinearForm(e);
+      for (auto [k, size] : llvm::enumerate(sizes))
+        if (size == 1 && k < form.coeffs.size())
+          form.coeffs[k] = 0;
+      while (!form.coeffs.empty() && form.coeffs.back() == 0)
+        form.coeffs.pop_back();
+      out.push_back(std::move(form));
+    }
+    return out;
+  };
+  std::vector<BufferAccess> accesses;
+  unsigned order = 0;
+  kernel.walk<WalkOrder::PreOrder>([&](LeafOp leaf) {
+    ++order;
+    bool writes = ofBuffer(leaf.getArray());
+    bool reads = llvm::any_of(leaf.getInputs(), [&](Attribute input) {
+      auto access = dyn_cast<AccessAttr>(input);
+      return access && ofBuffer(access.getArray().getValue());
+    });
+    if (!writes && !reads)
+      return;
+    sizes = getLeafBoxSizes(leaf);
+    if (writes) {
+      BufferAccess a;
+      a.leaf = leaf;
+      a.writes = true;
+      a.plainWrite = leaf.getReduce() == ReduceKind::none;
+      a.reads = !a.plainWrite;
+      a.indices = forms(leaf.getIndices());
+      a.order = order;
+      accesses.push_back(std::move(a));
+    }
+    for (Attribute input : leaf.getInputs()) {
+      auto access = dyn_cast<AccessAttr>(input);
+      if (!access || !ofBuffer(access.getArray().getValue()))
+        continue;
+      BufferAccess a;
+      a.leaf = leaf;
+      a.reads = true;
+      a.indices = forms(access.getIndices());
+      a.order = order;
+      accesses.push_back(std::move(a));
+    }
+  });
+  return accesses;
+}
+
+static unsigned depthOf(Operation *node) {
+  unsigned depth = 0;
+  for (auto scope = node->getParentOfType<ScopeOp>(); scope;
+       scope = scope->getParentOfType<ScopeOp>())
+    ++depth;
+  return depth;
+}
+
+Operation *perfdojo::getAncestorAtDepth(Operation *node, unsigned depth) {
+  for (unsigned d = depthOf(node); d > depth; --d)
+    node = node->getParentOp();
+  return node;
+}
+
+unsigned perfdojo::getCommonScopeCount(LeafOp a, LeafOp b) {
+  unsigned c = 0;
+  unsigned da = a.getDepth(), db = b.getDepth();
+  for (unsigned d = 0; d < std::min(da, db); ++d) {
+    if (getAncestorAtDepth(a, d) != getAncestorAtDepth(b, d))
+      break;
+    c = d + 1;
+  }
+  return c;
+}
+
+/// `form` with the coefficients of depths < c dropped.
+static LinearForm innerPart(const LinearForm &form, unsigned c) {
+  LinearForm inner = form;
+  for (unsigned k = 0; k < std::min<unsigned>(c, inner.coeffs.size()); ++k)
+    inner.coeffs[k] = 0;
+  return inner;
+}
+
+bool perfdojo::coversRead(const BufferAccess &w, const BufferAccess &r) {
+  unsigned c = getCommonScopeCount(w.leaf, r.leaf);
+  SmallVector<int64_t, 8> wSizes = getLeafBoxSizes(w.leaf),
+                          rSizes = getLeafBoxSizes(r.leaf);
+  llvm::SmallBitVector usedByWrite(wSizes.size());
+  for (auto [fw, fr] : llvm::zip(w.indices, r.indices)) {
+    for (unsigned k = 0; k < c; ++k)
+      if (fw.coeff(k) != fr.coeff(k))
+        return false;
+    LinearForm wi = innerPart(fw, c), ri = innerPart(fr, c);
+    // The write must be dense in this dimension: its fresh variables form a
+    // mixed-radix number (|coefficients| 1, s1, s1*s2, ... for sizes s1, s2,
+    // ...), as after split_scope; a constant is dense too. Each variable may
+    // serve one dimension only, so the written box is a product.
+    SmallVector<std::pair<int64_t, int64_t>, 4> digits; // |coeff|, size
+    for (unsigned k = c; k < wi.coeffs.size(); ++k) {
+      if (wi.coeffs[k] == 0)
+        continue;
+      if (usedByWrite.test(k))
+        return false;
+      usedByWrite.set(k);
+      digits.push_back({std::abs(wi.coeffs[k]), wSizes[k]});
+    }
+    llvm::sort(digits);
+    int64_t radix = 1;
+    for (auto [coeff, size] : digits) {
+      if (coeff != radix)
+        return false;
+      radix *= size;
+    }
+    auto wRange = wi.range(wSizes), rRange = ri.range(rSizes);
+    if (!wRange || !rRange || rRange->first < wRange->first ||
+        rRange->second > wRange->second)
+      return false;
+  }
+  return true;
+}
+
+const BufferAccess *
+perfdojo::findUncoveredRead(ArrayRef<BufferAccess> accesses, unsigned depth) {
+  for (const BufferAccess &read : accesses) {
+    if (!read.reads)
+      continue;
+    Operation *scope = getAncestorAtDepth(read.leaf, depth);
+    bool covered = llvm::any_of(accesses, [&](const BufferAccess &write) {
+      return write.plainWrite && write.order < read.order &&
+             getAncestorAtDepth(write.leaf, depth) == scope &&
+             getCommonScopeCount(write.leaf, read.leaf) > depth &&
+             coversRead(write, read);
+    });
+    if (!covered)
+      return &read;
+  }
+  return nullptr;
+}
+
+static bool isGpuMode(Mode mode) {
+  return mode == Mode::gpu_grid || mode == Mode::gpu_block ||
+         mode == Mode::gpu_warp;
+}
+
+/// Whether a scope of mode `mode` privatizes a buffer in `location`.
+static bool privatizes(BufferLocation location, Mode mode) {
+  bool gpuThread = isGpuMode(mode);
+  switch (location) {
+  case BufferLocation::stack:
+    return mode == Mode::parallel;
+  case BufferLocation::reg:
+  case BufferLocation::gpu_local:
+    return mode == Mode::parallel || gpuThread;
+  case BufferLocation::gpu_shared:
+    return mode == Mode::gpu_grid;
+  case BufferLocation::heap:
+  case BufferLocation::tcdm:
+    return false;
+  }
+  return false;
+}
+
+ScopeOp perfdojo::getPrivatizingScope(KernelOp kernel, BufferOp buffer) {
+  if (buffer.isArgument())
+    return {};
+  BufferLocation location = buffer.getLocation();
+  if (location == BufferLocation::heap || location == BufferLocation::tcdm)
+    return {};
+  // Cheap exit: no scope of the kernel has a mode that privatizes here.
+  bool candidate = false;
+  kernel.walk([&](ScopeOp scope) {
+    if (!privatizes(location, scope.getMode()))
+      return WalkResult::advance();
+    candidate = true;
+    return WalkResult::interrupt();
+  });
+  if (!candidate)
+    return {};
+  std::vector<BufferAccess> accesses = collectBufferAccesses(kernel, buffer);
+  if (accesses.empty())
+    return {};
+  // The scopes enclosing every access: the common prefix of the paths.
+  SmallVector<ScopeOp, 8> common;
+  for (auto scope = accesses.front().leaf->getParentOfType<ScopeOp>(); scope;
+       scope = scope->getParentOfType<ScopeOp>())
+    common.insert(common.begin(), scope);
+  for (const BufferAccess &a : accesses) {
+    unsigned shared = 0;
+    unsigned depth = LeafOp(a.leaf).getDepth();
+    while (shared < common.size() && shared < depth &&
+           getAncestorAtDepth(a.leaf, shared) == common[shared].getOperation())
+      ++shared;
+    common.resize(shared);
+  }
+  // The innermost of them whose mode privatizes this location.
+  for (ScopeOp scope : llvm::reverse(common)) {
+    if (!privatizes(location, scope.getMode()))
+      continue;
+    if (findUncoveredRead(accesses, scope.getDepth()))
+      return {};
+    // Registers and local memory belong to one GPU thread: a copy per
+    // iteration of a grid (or block) scope with threads (other GPU scopes)
+    // below it would be shared by those threads, which registers cannot be.
+    if (scope.getMode() != Mode::parallel &&
+        location != BufferLocation::gpu_shared)
+      for (const BufferAccess &a : accesses)
+        for (auto p = a.leaf->getParentOfType<ScopeOp>(); p != scope;
+             p = p->getParentOfType<ScopeOp>())
+          if (isGpuMode(p.getMode()))
+            return {};
+    return scope;
+  }
+  return {};
+}

@@ -1,0 +1,156 @@
+// Where privatization by location does not apply, concurrent modes over a
+// temporary race and are refused (getPrivatizingScope,
+// Analysis/Privatization.h): a heap buffer, a read not covered in the same
+// iteration, an access outside the parallel scope; and the post-verification
+// of every move refuses results that unprivatize a buffer under `:p`.
+// RUN: rm -rf %t && split-file %s %t
+// RUN: perfdojo-opt %t/parallel.mlir -split-input-file --dojo-apply="set_parallel y@0" -verify-diagnostics
+// RUN: perfdojo-opt %t/heap.mlir --dojo-apply="set_location t 0" -verify-diagnostics
+// RUN: perfdojo-opt %t/cut.mlir --dojo-apply="cut_scope t@1 4" -verify-diagnostics
+// RUN: perfdojo-opt %t/threads.mlir --dojo-apply="set_gpu_grid t@0; set_gpu_block t@1" -verify-diagnostics
+
+//--- parallel.mlir
+// A heap buffer is never private: every row writes the same t[{1}].
+// expected-error @+1 {{'set_parallel y@0': two iterations of the scope would run concurrently and conflict: write of 't' in `t[{1}] = exp(x[{0}, {1}])` conflicts with the write of 't' in `t[{1}] = exp(x[{0}, {1}])`}}
+dojo.kernel @negative_heap {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer t f32 [8] heap
+  dojo.buffer y f32 [4, 8] heap out
+  dojo.scope 4 {
+    dojo.scope 8 {
+      // expected-note @+2 {{conflicts with this leaf}}
+      // expected-note @+1 {{this leaf}}
+      dojo.leaf t[{1}] = exp(x[{0}, {1}])
+    }
+    dojo.scope 8 {
+      dojo.leaf y[{0}, {1}] = t[-{1}+7] * 2
+    }
+  }
+}
+
+// -----
+
+// Read not covered: in step j the row reads t[7-j], which for j < 4 this row
+// has not written yet (the previous row's value flows in). So t stays
+// shared, and the rows race on it.
+// expected-error @+1 {{'set_parallel y@0': two iterations of the scope would run concurrently and conflict: write of 't' in `t[{1}] = x[{0}, {1}]` conflicts with the write of 't' in `t[{1}] = x[{0}, {1}]`}}
+dojo.kernel @negative_not_covered {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer t f32 [8] stack
+  dojo.buffer y f32 [4, 8] heap out
+  dojo.scope 4 {
+    dojo.scope 8 {
+      // expected-note @+2 {{conflicts with this leaf}}
+      // expected-note @+1 {{this leaf}}
+      dojo.leaf t[{1}] = x[{0}, {1}]
+      dojo.leaf y[{0}, {1}] = t[-{1}+7] * 2
+    }
+  }
+}
+
+// -----
+
+// An access outside the parallel scope: t carries a running sum across the
+// rows, so it cannot be private to one row.
+// expected-error @+1 {{'set_parallel y@0': two iterations of the scope would run concurrently and conflict: reduction of 't' in `t[{1}] += x[{0}, {1}]` conflicts with the reduction of 't' in `t[{1}] += x[{0}, {1}]`}}
+dojo.kernel @negative_outside {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer t f32 [8] stack
+  dojo.buffer y f32 [4, 8] heap out
+  dojo.scope 8 {
+    dojo.leaf t[{0}] = 0
+  }
+  dojo.scope 4 {
+    dojo.scope 8 {
+      // expected-note @+2 {{conflicts with this leaf}}
+      // expected-note @+1 {{this leaf}}
+      dojo.leaf t[{1}] += x[{0}, {1}]
+    }
+    dojo.scope 8 {
+      dojo.leaf y[{0}, {1}] = t[{1}]
+    }
+  }
+}
+
+// -----
+
+// A `:N` register accumulator in the heap: one slot for all rows.
+// expected-error @+1 {{'set_parallel y@0': two iterations of the scope would run concurrently and conflict: write of 't' in `t[{0}] = 0` conflicts with the write of 't' in `t[{0}] = 0`}}
+dojo.kernel @negative_heap_reused {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer t f32 [4:N] heap
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-note @+2 {{conflicts with this leaf}}
+    // expected-note @+1 {{this leaf}}
+    dojo.leaf t[{0}] = 0
+    dojo.scope 8 {
+      dojo.leaf t[{0}] += x[{0}, {1}]
+    }
+    dojo.leaf y[{0}] = t[{0}] * 2
+  }
+}
+
+//--- heap.mlir
+// Moving a private temporary to the heap would make the `:p` scope race.
+// expected-error @+1 {{'set_location t 0': the result would make the :p scope race: two of its iterations conflict: write of 't' in `t[{1}] = exp(x[{0}, {1}])` conflicts with the write of 't' in `t[{1}] = exp(x[{0}, {1}])`}}
+dojo.kernel @negative_to_heap {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer t f32 [8] stack
+  dojo.buffer y f32 [4, 8] heap out
+  // expected-note @+1 {{the scope}}
+  dojo.scope 4:p {
+    dojo.scope 8 {
+      // expected-note @+2 {{conflicts with this leaf}}
+      // expected-note @+1 {{this leaf}}
+      dojo.leaf t[{1}] = exp(x[{0}, {1}])
+    }
+    dojo.scope 8 {
+      dojo.leaf y[{0}, {1}] = t[-{1}+7] * 2
+    }
+  }
+}
+
+//--- cut.mlir
+// After cutting the writing scope, no single write covers the read (the
+// coverage check is syntactic), so t would be shared and the rows race:
+// post-verification refuses the restructuring.
+// expected-error @+1 {{'cut_scope t@1 4': the result would make the :p scope race: two of its iterations conflict: write of 't' in `t[{1}] = x[{0}, {1}]` conflicts with the write of 't' in `t[{1}] = x[{0}, {1}]`}}
+dojo.kernel @negative_cut {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer t f32 [8] stack
+  dojo.buffer y f32 [4, 8] heap out
+  // expected-note @+1 {{the scope}}
+  dojo.scope 4:p {
+    dojo.scope 8 {
+      // expected-note @+2 {{conflicts with this leaf}}
+      // expected-note @+1 {{this leaf}}
+      dojo.leaf t[{1}] = x[{0}, {1}]
+    }
+    dojo.scope 8 {
+      dojo.leaf y[{0}, {1}] = t[{1}] * 2
+    }
+  }
+}
+
+//--- threads.mlir
+// A register belongs to one GPU thread. Under the grid scope alone, t is
+// private per grid iteration; once the first phase becomes a block scope,
+// its threads would need one copy each, so t is shared and the grid races.
+// expected-error @+1 {{'set_gpu_block t@1': the result would make the :g scope race: two of its iterations conflict: write of 't' in `t[{1}] = x[{0}, {1}]` conflicts with the write of 't' in `t[{1}] = x[{0}, {1}]`}}
+dojo.kernel @negative_local_threads {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer t f32 [8] gpu_local
+  dojo.buffer y f32 [4, 8] heap out
+  // expected-note @+1 {{the scope}}
+  dojo.scope 4 {
+    dojo.scope 8 {
+      // expected-note @+2 {{conflicts with this leaf}}
+      // expected-note @+1 {{this leaf}}
+      dojo.leaf t[{1}] = x[{0}, {1}]
+    }
+    dojo.scope 8 {
+      dojo.leaf y[{0}, {1}] = t[{1}] + 1
+    }
+  }
+}
