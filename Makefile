@@ -3,7 +3,9 @@
 
 BUILD      ?= build
 BUILD_TYPE ?= Release
-KERNEL     ?= kernels/small/softmax.dojo
+KERNEL     ?= kernels/bench/softmax.dojo
+STRATEGY   ?= heuristic
+BUDGET     ?= 120
 JOBS       ?= $(shell nproc)
 
 CMAKE_FLAGS = -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) \
@@ -27,10 +29,14 @@ configure: deps $(BUILD)/build.ninja
 build: configure
 	cmake --build $(BUILD) -j $(JOBS)
 
-# The main job as it exists today: import a bundled kernel, print it,
-# interpret it (validated against the f64 reference), print checksums and time.
+# The main job: optimize a bundled kernel (softmax at a reduced shape)
+# automatically (the x86 expert pass by default; STRATEGY=random searches
+# for BUDGET seconds); every candidate is compiled, validated against the
+# original and timed. Prints the speedup and writes the best kernel, its
+# move script, a report and plots to perfdojo-search-<kernel>/.
 run: build
-	$(BUILD)/bin/perfdojo-run $(KERNEL) --print-kernel
+	$(BUILD)/bin/perfdojo-search $(KERNEL) --strategy=$(STRATEGY) \
+	  --budget-seconds=$(BUDGET) --cache=$(BUILD)/search-cache
 
 check: build
 	./scripts/check.sh $(BUILD)

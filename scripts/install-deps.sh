@@ -8,6 +8,12 @@ PACKAGES=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22 libomp-22-dev libclang-rt-22-dev
   libgtest-dev libbenchmark-dev
   libtorch-dev
+  # An optimized BLAS for libtorch's matmul baselines (the reference BLAS
+  # that libtorch-dev pulls in is unoptimized); the OpenMP build, so
+  # at::set_num_threads governs it.
+  libopenblas0-openmp
+  # perfdojo-search plots (scripts/plot-search.py).
+  python3-matplotlib
   # Cross targets (perfdojo-translate --target=aarch64|riscv64|riscv64-v):
   # C cross compilers with their sysroots and qemu-user to run the results.
   qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu

@@ -17,7 +17,11 @@ config.substitutions.append(("%kernels", os.path.join(config.perfdojo_src_root, 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
-tools = ["perfdojo-opt", "perfdojo-translate", "perfdojo-run", "perfdojo-fuzz-moves"]
+tools = ["perfdojo-opt", "perfdojo-translate", "perfdojo-run", "perfdojo-fuzz-moves",
+         "perfdojo-search"]
+# The worker's full path, for tests that wrap it (test/Search/isolation.test).
+config.substitutions.append(
+    ("%search-worker", os.path.join(config.perfdojo_tools_dir, "perfdojo-run")))
 llvm_config.add_tool_substitutions(tools, [config.perfdojo_tools_dir])
 
 # Ahead-of-time compilation (test/Target/LLVM): a host C compiler and the

@@ -30,44 +30,51 @@ int64_t perfdojo::getLastLevelCacheBytes() {
   return largest ? largest : int64_t(32) << 20;
 }
 
-llvm::Expected<TimingResult>
-perfdojo::timeKernel(JitKernel &kernel, llvm::ArrayRef<HostBuffer> inputs,
-                     const TimingOptions &options) {
+ArgumentRotation::ArgumentRotation(llvm::ArrayRef<HostBuffer> inputs,
+                                   int64_t rotationBytes, unsigned maxCopies) {
   int64_t bytesPerSet = 0;
   for (const HostBuffer &buffer : inputs)
-    bytesPerSet += buffer.size() *
-                   (buffer.getType() == ScalarType::f32 ? 4 : 8);
-  int64_t target = options.rotationBytes > 0 ? options.rotationBytes
-                                             : 2 * getLastLevelCacheBytes();
+    bytesPerSet +=
+        buffer.size() * (buffer.getType() == ScalarType::f32 ? 4 : 8);
+  int64_t target =
+      rotationBytes > 0 ? rotationBytes : 2 * getLastLevelCacheBytes();
   unsigned copies = 1;
   if (bytesPerSet > 0 && bytesPerSet < target)
-    copies = static_cast<unsigned>(
-        std::min<int64_t>(options.maxCopies,
-                          (target + bytesPerSet - 1) / bytesPerSet));
-
-  std::vector<std::vector<HostBuffer>> sets(copies);
-  std::vector<std::vector<void *>> pointers(copies);
+    copies = static_cast<unsigned>(std::min<int64_t>(
+        std::max(1u, maxCopies), (target + bytesPerSet - 1) / bytesPerSet));
+  sets.resize(copies);
+  pointers.resize(copies);
   for (unsigned c = 0; c < copies; ++c) {
     sets[c].assign(inputs.begin(), inputs.end());
     for (HostBuffer &buffer : sets[c])
       pointers[c].push_back(buffer.data());
   }
-  if (llvm::Error error = kernel.run(sets[0]))
+}
+
+void **ArgumentRotation::next() {
+  void **result = pointers[position].data();
+  position = (position + 1) % pointers.size();
+  return result;
+}
+
+llvm::Expected<TimingResult>
+perfdojo::timeKernel(JitKernel &kernel, llvm::ArrayRef<HostBuffer> inputs,
+                     const TimingOptions &options) {
+  ArgumentRotation rotation(inputs, options.rotationBytes, options.maxCopies);
+  // Checks the argument types once; the timed calls go through call().
+  if (llvm::Error error = kernel.run(rotation.getSet(0)))
     return std::move(error);
 
   using Clock = std::chrono::steady_clock;
-  unsigned next = 0;
-  for (unsigned w = 0; w < options.warmup; ++w) {
-    kernel.call(pointers[next].data());
-    next = (next + 1) % copies;
-  }
+  for (unsigned w = 0; w < options.warmup; ++w)
+    kernel.call(rotation.next());
   std::vector<double> seconds;
   for (unsigned r = 0; r < std::max(1u, options.repetitions); ++r) {
+    void **arguments = rotation.next();
     auto start = Clock::now();
-    kernel.call(pointers[next].data());
+    kernel.call(arguments);
     seconds.push_back(
         std::chrono::duration<double>(Clock::now() - start).count());
-    next = (next + 1) % copies;
   }
   std::sort(seconds.begin(), seconds.end());
   TimingResult result;
@@ -76,6 +83,6 @@ perfdojo::timeKernel(JitKernel &kernel, llvm::ArrayRef<HostBuffer> inputs,
       n % 2 ? seconds[n / 2] : 0.5 * (seconds[n / 2 - 1] + seconds[n / 2]);
   result.minSeconds = seconds.front();
   result.repetitions = n;
-  result.copies = copies;
+  result.copies = rotation.size();
   return result;
 }

@@ -30,6 +30,23 @@ struct TimingResult {
   unsigned copies = 1;
 };
 
+/// Copies of a kernel's argument buffers, enough of them to span
+/// `rotationBytes` (0: twice the last-level cache), at most `maxCopies`.
+/// Each call of `next()` returns the argument pointers of the next copy.
+class ArgumentRotation {
+public:
+  ArgumentRotation(llvm::ArrayRef<HostBuffer> inputs, int64_t rotationBytes,
+                   unsigned maxCopies);
+  void **next();
+  unsigned size() const { return sets.size(); }
+  std::vector<HostBuffer> &getSet(unsigned i) { return sets[i]; }
+
+private:
+  std::vector<std::vector<HostBuffer>> sets;
+  std::vector<std::vector<void *>> pointers;
+  unsigned position = 0;
+};
+
 /// Size of the last-level cache of this machine in bytes (a 32 MiB guess if
 /// the system does not say).
 int64_t getLastLevelCacheBytes();

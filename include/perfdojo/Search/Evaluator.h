@@ -1,0 +1,95 @@
+//===- Evaluator.h - evaluate candidate kernels in isolation ----*- C++ -*-===//
+//
+// A candidate is the original kernel plus a move sequence. Evaluating it
+// applies the moves, then runs `perfdojo-run` on the result in a worker
+// process with a time limit: it lowers, compiles, validates and times. The
+// original kernel is validated against the f64 interpreter, every other
+// candidate against the original compiled the same way. A crash, a hang or a miscompile of one
+// candidate is recorded with its reason and never stops the search.
+//
+// Results are cached by a hash of the canonical `.dojo` text of the
+// candidate, so one program reached by two move sequences is evaluated
+// once; with a cache directory the cache persists across runs.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_SEARCH_EVALUATOR_H
+#define PERFDOJO_SEARCH_EVALUATOR_H
+
+#include "perfdojo/Moves/Move.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfdojo {
+
+enum class EvaluationStatus {
+  Ok,           ///< compiled, validated, timed
+  IllegalMove,  ///< a move of the sequence was refused (not run)
+  Failed,       ///< the worker reported an error (lowering, compilation)
+  Crashed,      ///< the worker died (signal) or produced no report
+  Timeout,      ///< the worker exceeded the time limit
+  Mismatch,     ///< outputs differ from the original: a legality bug
+};
+llvm::StringRef stringifyEvaluationStatus(EvaluationStatus status);
+
+struct Evaluation {
+  EvaluationStatus status = EvaluationStatus::Failed;
+  /// Median run time in seconds (status Ok only).
+  double seconds = 0;
+  double compileMs = 0;
+  /// Hash of the canonical kernel text: the cache key.
+  std::string key;
+  std::string message;
+  bool cached = false;
+  bool ok() const { return status == EvaluationStatus::Ok; }
+};
+
+struct EvaluatorOptions {
+  /// The `perfdojo-run` executable.
+  std::string runner;
+  unsigned threads = 1;
+  unsigned repetitions = 5;
+  /// Wall-clock limit of one worker, seconds.
+  unsigned timeoutSeconds = 60;
+  /// Persistent cache directory ("" for memory only).
+  std::string cacheDir;
+  MoveOptions moves;
+};
+
+class Evaluator {
+public:
+  /// `originalPath` names the untransformed kernel file; it is the
+  /// validation baseline of every candidate.
+  Evaluator(dojo::KernelOp original, std::string originalPath,
+            EvaluatorOptions options);
+
+  /// Evaluates the original kernel after `moves`.
+  Evaluation evaluate(llvm::ArrayRef<MoveRequest> moves);
+
+  /// The candidate's canonical text, or an error if a move is illegal.
+  llvm::Expected<std::string> materialize(llvm::ArrayRef<MoveRequest> moves);
+
+  unsigned getCacheHits() const { return cacheHits; }
+  unsigned getWorkerRuns() const { return workerRuns; }
+
+private:
+  Evaluation runWorker(const std::string &text, const std::string &key);
+  void store(const Evaluation &evaluation);
+
+  dojo::KernelOp original;
+  std::string originalPath, originalText;
+  EvaluatorOptions options;
+  llvm::StringMap<Evaluation> cache;
+  unsigned cacheHits = 0, workerRuns = 0;
+};
+
+/// The hash of a canonical kernel text. Cache keys add the thread count.
+std::string hashKernelText(llvm::StringRef text);
+
+} // namespace perfdojo
+
+#endif // PERFDOJO_SEARCH_EVALUATOR_H

@@ -1,0 +1,87 @@
+//===- Strategy.h - search strategies and the context they run in -*- C++ -*-===//
+//
+// A strategy proposes move sequences and asks the context to evaluate them;
+// the context owns the evaluator, the budget, the random generator and the
+// record of every evaluation. New strategies (user heuristics, the RL agent)
+// implement `Strategy` and register a factory; the driver never changes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_SEARCH_STRATEGY_H
+#define PERFDOJO_SEARCH_STRATEGY_H
+
+#include "perfdojo/Moves/Game.h"
+#include "perfdojo/Search/Evaluator.h"
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <random>
+
+namespace perfdojo {
+
+struct SearchBudget {
+  unsigned evaluations = 0; ///< 0: unlimited
+  double seconds = 0;       ///< 0: unlimited
+};
+
+struct SearchRecord {
+  llvm::SmallVector<MoveRequest> moves;
+  Evaluation evaluation;
+  double elapsedSeconds = 0; ///< since the search started
+};
+
+class SearchContext {
+public:
+  using Observer = std::function<void(const SearchContext &)>;
+
+  SearchContext(Evaluator &evaluator, dojo::KernelOp original,
+                SearchBudget budget, uint64_t seed, MoveOptions moveOptions);
+
+  /// Evaluates `moves` applied to the original kernel and records it.
+  /// Returns nullopt without evaluating once the budget is spent.
+  std::optional<Evaluation> evaluate(llvm::ArrayRef<MoveRequest> moves);
+
+  bool exhausted() const;
+  std::mt19937_64 &getRandom() { return random; }
+  dojo::KernelOp getOriginal() const { return original; }
+  const MoveOptions &getMoveOptions() const { return moveOptions; }
+  const std::vector<SearchRecord> &getRecords() const { return records; }
+  /// The fastest valid record so far, if any.
+  const SearchRecord *getBest() const;
+  /// The record of the original kernel (the naive baseline), once evaluated.
+  const SearchRecord *getBaseline() const;
+  double getElapsedSeconds() const;
+  const SearchBudget &getBudget() const { return budget; }
+  void setObserver(Observer observer) { this->observer = std::move(observer); }
+
+  /// Legal moves of `game`'s state that the CPU target can execute (no GPU
+  /// modes or locations).
+  static llvm::SmallVector<MoveRequest> getCpuMoves(Game &game);
+
+private:
+  Evaluator &evaluator;
+  dojo::KernelOp original;
+  SearchBudget budget;
+  std::mt19937_64 random;
+  MoveOptions moveOptions;
+  std::vector<SearchRecord> records;
+  std::chrono::steady_clock::time_point start;
+  Observer observer;
+};
+
+class Strategy {
+public:
+  virtual ~Strategy() = default;
+  virtual llvm::StringRef getName() const = 0;
+  /// Runs until done or until `context.exhausted()`.
+  virtual void run(SearchContext &context) = 0;
+};
+
+/// The strategy called `name`, or null.
+std::unique_ptr<Strategy> createStrategy(llvm::StringRef name);
+/// Names `createStrategy` accepts, for help texts.
+llvm::ArrayRef<llvm::StringRef> getStrategyNames();
+
+} // namespace perfdojo
+
+#endif // PERFDOJO_SEARCH_STRATEGY_H

@@ -1,0 +1,204 @@
+//===- Evaluator.cpp - evaluate candidate kernels in isolation ------------===//
+
+#include "perfdojo/Search/Evaluator.h"
+#include "perfdojo/Moves/Game.h"
+
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+using namespace perfdojo;
+
+llvm::StringRef perfdojo::stringifyEvaluationStatus(EvaluationStatus status) {
+  switch (status) {
+  case EvaluationStatus::Ok:
+    return "ok";
+  case EvaluationStatus::IllegalMove:
+    return "illegal-move";
+  case EvaluationStatus::Failed:
+    return "failed";
+  case EvaluationStatus::Crashed:
+    return "crashed";
+  case EvaluationStatus::Timeout:
+    return "timeout";
+  case EvaluationStatus::Mismatch:
+    return "mismatch";
+  }
+  return "unknown";
+}
+
+static std::optional<EvaluationStatus> parseStatus(llvm::StringRef text) {
+  for (EvaluationStatus s :
+       {EvaluationStatus::Ok, EvaluationStatus::IllegalMove,
+        EvaluationStatus::Failed, EvaluationStatus::Crashed,
+        EvaluationStatus::Timeout, EvaluationStatus::Mismatch})
+    if (stringifyEvaluationStatus(s) == text)
+      return s;
+  return std::nullopt;
+}
+
+std::string perfdojo::hashKernelText(llvm::StringRef text) {
+  return llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true,
+                         /*Width=*/16);
+}
+
+Evaluator::Evaluator(dojo::KernelOp original, std::string originalPath,
+                     EvaluatorOptions options)
+    : original(original), originalPath(std::move(originalPath)),
+      options(std::move(options)) {
+  if (!this->options.cacheDir.empty())
+    llvm::sys::fs::create_directories(this->options.cacheDir);
+  originalText = Game(original, this->options.moves).print();
+}
+
+llvm::Expected<std::string>
+Evaluator::materialize(llvm::ArrayRef<MoveRequest> moves) {
+  Game game(original, options.moves);
+  for (const MoveRequest &move : moves)
+    if (llvm::Error error = game.apply(move))
+      return llvm::createStringError(move.str() + ": " +
+                                     llvm::toString(std::move(error)));
+  return game.print();
+}
+
+Evaluation Evaluator::evaluate(llvm::ArrayRef<MoveRequest> moves) {
+  llvm::Expected<std::string> text = materialize(moves);
+  if (!text) {
+    Evaluation e;
+    e.status = EvaluationStatus::IllegalMove;
+    e.message = llvm::toString(text.takeError());
+    return e;
+  }
+  // Timings depend on the thread count: part of the key.
+  std::string key =
+      hashKernelText(*text) + "-t" + std::to_string(options.threads);
+  auto it = cache.find(key);
+  if (it == cache.end() && !options.cacheDir.empty()) {
+    // The persistent cache: one JSON file per program.
+    std::string path = options.cacheDir + "/" + key + ".json";
+    if (auto buffer = llvm::MemoryBuffer::getFile(path)) {
+      auto json = llvm::json::parse((*buffer)->getBuffer());
+      if (json) {
+        const llvm::json::Object *o = json->getAsObject();
+        Evaluation e;
+        e.key = key;
+        auto status = o ? o->getString("status") : std::nullopt;
+        if (status && parseStatus(*status)) {
+          e.status = *parseStatus(*status);
+          e.seconds = o->getNumber("seconds").value_or(0);
+          e.compileMs = o->getNumber("compile_ms").value_or(0);
+          e.message = o->getString("message").value_or("").str();
+          it = cache.insert({key, e}).first;
+        }
+      } else {
+        llvm::consumeError(json.takeError());
+      }
+    }
+  }
+  if (it != cache.end()) {
+    ++cacheHits;
+    Evaluation e = it->second;
+    e.cached = true;
+    return e;
+  }
+  Evaluation e = runWorker(*text, key);
+  store(e);
+  return e;
+}
+
+void Evaluator::store(const Evaluation &e) {
+  cache[e.key] = e;
+  if (options.cacheDir.empty())
+    return;
+  std::error_code ec;
+  llvm::raw_fd_ostream os(options.cacheDir + "/" + e.key + ".json", ec);
+  if (ec)
+    return;
+  os << llvm::json::Value(llvm::json::Object{
+      {"status", stringifyEvaluationStatus(e.status)},
+      {"seconds", e.seconds},
+      {"compile_ms", e.compileMs},
+      {"message", e.message}});
+}
+
+Evaluation Evaluator::runWorker(const std::string &text,
+                                const std::string &key) {
+  ++workerRuns;
+  Evaluation e;
+  e.key = key;
+  llvm::SmallString<128> kernelPath, outPath, errPath;
+  llvm::sys::fs::createTemporaryFile("perfdojo-candidate", "dojo", kernelPath);
+  llvm::sys::fs::createTemporaryFile("perfdojo-candidate", "json", outPath);
+  llvm::sys::fs::createTemporaryFile("perfdojo-candidate", "err", errPath);
+  auto cleanup = llvm::make_scope_exit([&] {
+    llvm::sys::fs::remove(kernelPath);
+    llvm::sys::fs::remove(outPath);
+    llvm::sys::fs::remove(errPath);
+  });
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(kernelPath, ec);
+    os << text;
+  }
+  std::string threads = "--threads=" + std::to_string(options.threads);
+  std::string reps = "--reps=" + std::to_string(options.repetitions);
+  std::string baseline = "--baseline=" + originalPath;
+  // The original kernel is checked against the f64 interpreter (on shapes
+  // it can afford, see perfdojo-run --interp-limit); every other candidate
+  // against the original compiled by the same JIT, which is cheaper.
+  llvm::StringRef reference = text == originalText
+                                  ? "--reference-engine=auto"
+                                  : "--reference-engine=baseline";
+  llvm::SmallVector<llvm::StringRef> args = {
+      options.runner, kernelPath, "--json", threads, reps, baseline,
+      reference};
+  std::optional<llvm::StringRef> redirects[] = {
+      llvm::StringRef(""), llvm::StringRef(outPath), llvm::StringRef(errPath)};
+  std::string error;
+  bool failedToRun = false;
+  int rc = llvm::sys::ExecuteAndWait(options.runner, args, std::nullopt,
+                                     redirects, options.timeoutSeconds, 0,
+                                     &error, &failedToRun);
+  auto readFile = [](llvm::StringRef path) {
+    auto buffer = llvm::MemoryBuffer::getFile(path);
+    return buffer ? (*buffer)->getBuffer().str() : std::string();
+  };
+  std::string err = readFile(errPath);
+  if (failedToRun) {
+    e.status = EvaluationStatus::Crashed;
+    e.message = "cannot run " + options.runner + ": " + error;
+    return e;
+  }
+  if (rc == -2) {
+    bool timedOut = llvm::StringRef(error).contains("timed out");
+    e.status = timedOut ? EvaluationStatus::Timeout : EvaluationStatus::Crashed;
+    e.message = timedOut ? "exceeded " +
+                               std::to_string(options.timeoutSeconds) + " s"
+                         : error + (err.empty() ? "" : ": " + err);
+    return e;
+  }
+  if (rc != 0) {
+    e.status = rc == 2 ? EvaluationStatus::Mismatch : EvaluationStatus::Failed;
+    e.message = llvm::StringRef(err).trim().str();
+    return e;
+  }
+  auto json = llvm::json::parse(readFile(outPath));
+  const llvm::json::Object *o = json ? json->getAsObject() : nullptr;
+  if (!o || !o->getNumber("time_median_s")) {
+    if (!json)
+      llvm::consumeError(json.takeError());
+    e.status = EvaluationStatus::Crashed;
+    e.message = "the worker printed no report";
+    return e;
+  }
+  e.status = EvaluationStatus::Ok;
+  e.seconds = *o->getNumber("time_median_s");
+  if (const llvm::json::Object *compile = o->getObject("compile_ms"))
+    e.compileMs = compile->getNumber("total").value_or(0);
+  return e;
+}

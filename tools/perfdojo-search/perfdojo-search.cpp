@@ -1,0 +1,385 @@
+//===- perfdojo-search.cpp - optimize a kernel automatically --------------===//
+//
+// Runs a search strategy on a kernel: every candidate (the original kernel
+// plus a move sequence) is compiled, validated against the original and
+// timed in an isolated perfdojo-run worker, with results cached by program.
+// Writes the best kernel, its move script and a JSON report to --out, and
+// prints the speedup over the original kernel.
+//
+//===----------------------------------------------------------------------===//
+
+#include "perfdojo/Search/Strategy.h"
+#include "perfdojo/Target/DojoText/DojoText.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/WithColor.h"
+
+using namespace mlir;
+using namespace perfdojo;
+namespace cl = llvm::cl;
+
+static cl::OptionCategory searchCategory("perfdojo-search options");
+static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
+                                      cl::desc("<kernel.dojo>"),
+                                      cl::cat(searchCategory));
+static cl::opt<std::string> strategyName(
+    "strategy", cl::init("random"),
+    cl::desc("Search strategy: naive (fuse and reuse until exhaustion), "
+             "heuristic (the x86 expert pass), random (random sampling "
+             "over seen programs)"),
+    cl::cat(searchCategory));
+static cl::opt<unsigned> budgetEvals("budget-evals", cl::init(0),
+                                     cl::desc("Stop after this many "
+                                              "evaluations (0: no limit)"),
+                                     cl::cat(searchCategory));
+static cl::opt<double> budgetSeconds("budget-seconds", cl::init(0),
+                                     cl::desc("Stop after this many seconds "
+                                              "(0: no limit)"),
+                                     cl::cat(searchCategory));
+// `--threads` is spelled `kernel-threads` for llvm::cl (a linked library
+// registers `threads`); main() rewrites `--threads`.
+static cl::opt<unsigned> threads("kernel-threads", cl::init(1),
+                                 cl::desc("Threads the kernel runs on, also "
+                                          "spelled --threads"),
+                                 cl::cat(searchCategory));
+static cl::opt<uint64_t> seed("seed", cl::init(0),
+                              cl::desc("Seed of the strategy's choices"),
+                              cl::cat(searchCategory));
+static cl::opt<std::string> cacheDir(
+    "cache", cl::init(""),
+    cl::desc("Directory of the persistent evaluation cache"),
+    cl::cat(searchCategory));
+static cl::opt<std::string> outDir(
+    "out", cl::init(""),
+    cl::desc("Output directory (default: perfdojo-search-<kernel>)"),
+    cl::cat(searchCategory));
+static cl::opt<unsigned> reps("reps", cl::init(5),
+                              cl::desc("Timed repetitions per evaluation"),
+                              cl::cat(searchCategory));
+static cl::opt<unsigned> timeout("timeout", cl::init(60),
+                                 cl::desc("Seconds one evaluation may take"),
+                                 cl::cat(searchCategory));
+static cl::opt<std::string> runner(
+    "runner", cl::init(""),
+    cl::desc("The perfdojo-run executable (default: next to this tool)"),
+    cl::cat(searchCategory));
+static cl::opt<bool> plot(
+    "plot", cl::init(true),
+    cl::desc("Write convergence.png and best-path.png (needs python3 with "
+             "matplotlib)"),
+    cl::cat(searchCategory));
+static cl::opt<bool> quiet("quiet", cl::init(false),
+                           cl::desc("No progress line"),
+                           cl::cat(searchCategory));
+
+namespace {
+
+std::string formatTime(double seconds) {
+  return seconds >= 1e-3 ? llvm::formatv("{0:f3} ms", seconds * 1e3).str()
+                         : llvm::formatv("{0:f2} us", seconds * 1e6).str();
+}
+
+std::string movesText(llvm::ArrayRef<MoveRequest> moves) {
+  std::string text;
+  for (const MoveRequest &move : moves)
+    text += move.str() + "\n";
+  return text;
+}
+
+bool writeFile(const std::string &path, llvm::StringRef contents) {
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec) {
+    llvm::errs() << "perfdojo-search: cannot write '" << path
+                 << "': " << ec.message() << "\n";
+    return false;
+  }
+  os << contents;
+  return true;
+}
+
+/// Rewrites `--threads[=N]` to `--kernel-threads[=N]`.
+std::vector<char *> renameThreadsFlag(int argc, char **argv,
+                                      std::vector<std::string> &storage) {
+  std::vector<char *> result;
+  storage.reserve(argc);
+  for (int i = 0; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    llvm::StringRef rest = arg.ltrim('-');
+    if (i > 0 && arg.starts_with("-") && arg.size() - rest.size() <= 2 &&
+        (rest == "threads" || rest.starts_with("threads="))) {
+      storage.push_back("--kernel-" + rest.str());
+      result.push_back(storage.back().data());
+      continue;
+    }
+    result.push_back(argv[i]);
+  }
+  return result;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::HideUnrelatedOptions(searchCategory);
+  std::vector<std::string> renamed;
+  std::vector<char *> arguments = renameThreadsFlag(argc, argv, renamed);
+  cl::ParseCommandLineOptions(arguments.size(), arguments.data(),
+                              "PerfDojo search: optimize a kernel with moves\n");
+
+  std::unique_ptr<Strategy> strategy = createStrategy(strategyName);
+  if (!strategy) {
+    llvm::errs() << "perfdojo-search: unknown strategy '" << strategyName
+                 << "'; available: "
+                 << llvm::join(getStrategyNames(), ", ") << "\n";
+    return 1;
+  }
+  if (!budgetEvals && !budgetSeconds && strategyName != "naive" &&
+      strategyName != "heuristic") {
+    llvm::errs() << "perfdojo-search: give a budget (--budget-evals and/or "
+                    "--budget-seconds)\n";
+    return 1;
+  }
+
+  MLIRContext context;
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = loadKernelFile(sourceMgr, inputFile, &context);
+  if (!module)
+    return 1;
+  dojo::KernelOp kernel = getSingleKernel(*module);
+  if (!kernel)
+    return 1;
+
+  EvaluatorOptions options;
+  options.runner = runner;
+  if (options.runner.empty()) {
+    std::string self =
+        llvm::sys::fs::getMainExecutable(argv[0], (void *)&formatTime);
+    llvm::SmallString<256> path(llvm::sys::path::parent_path(self));
+    llvm::sys::path::append(path, "perfdojo-run");
+    options.runner = path.str().str();
+  }
+  if (!llvm::sys::fs::can_execute(options.runner)) {
+    llvm::errs() << "perfdojo-search: cannot execute the worker '"
+                 << options.runner << "' (set --runner)\n";
+    return 1;
+  }
+  options.threads = threads;
+  options.repetitions = reps;
+  options.timeoutSeconds = timeout;
+  options.cacheDir = cacheDir;
+  std::string out = outDir.empty()
+                        ? "perfdojo-search-" + kernel.getSymName().str()
+                        : outDir.getValue();
+  if (std::error_code ec = llvm::sys::fs::create_directories(out)) {
+    llvm::errs() << "perfdojo-search: cannot create '" << out
+                 << "': " << ec.message() << "\n";
+    return 1;
+  }
+
+  Evaluator evaluator(kernel, inputFile, options);
+  SearchBudget budget{budgetEvals, budgetSeconds};
+  SearchContext search(evaluator, kernel, budget, seed, options.moves);
+
+  // A live progress line on a terminal; nothing when redirected.
+  bool live = !quiet && llvm::sys::Process::StandardErrIsDisplayed();
+  unsigned mismatches = 0;
+  search.setObserver([&](const SearchContext &s) {
+    const SearchRecord &last = s.getRecords().back();
+    if (last.evaluation.status == EvaluationStatus::Mismatch) {
+      ++mismatches;
+      llvm::WithColor::error(llvm::errs(), "perfdojo-search")
+          << "validation mismatch (a legality bug); reproduce with "
+          << "perfdojo-opt --dojo-apply=\"";
+      llvm::interleave(
+          last.moves, llvm::errs(),
+          [](const MoveRequest &m) { llvm::errs() << m.str(); }, "; ");
+      llvm::errs() << "\" " << inputFile << "\n  " << last.evaluation.message
+                   << "\n";
+    }
+    if (!live)
+      return;
+    const SearchRecord *best = s.getBest();
+    const SearchRecord *base = s.getBaseline();
+    llvm::errs() << "\r\033[K[" << strategyName << "] "
+                 << s.getRecords().size();
+    if (budget.evaluations)
+      llvm::errs() << "/" << budget.evaluations;
+    llvm::errs() << " evaluations";
+    if (best)
+      llvm::errs() << ", best " << formatTime(best->evaluation.seconds);
+    if (best && base)
+      llvm::errs() << llvm::format(" (%.2fx)", base->evaluation.seconds /
+                                                   best->evaluation.seconds);
+    double elapsed = s.getElapsedSeconds();
+    double eta = -1;
+    if (budget.seconds > 0)
+      eta = budget.seconds - elapsed;
+    if (budget.evaluations) {
+      double perEval = elapsed / s.getRecords().size();
+      double byEvals = perEval * (budget.evaluations - s.getRecords().size());
+      eta = eta < 0 ? byEvals : std::min(eta, byEvals);
+    }
+    if (eta >= 0)
+      llvm::errs() << llvm::format(", ETA %.0f s", std::max(0.0, eta));
+    llvm::errs().flush();
+  });
+
+  strategy->run(search);
+  if (live)
+    llvm::errs() << "\n";
+
+  // Counters of the search itself, before the best-path evaluations.
+  unsigned workerRuns = evaluator.getWorkerRuns();
+  unsigned cacheHits = evaluator.getCacheHits();
+  double searchSeconds = search.getElapsedSeconds();
+
+  // The run time after each move along the best sequence (cached
+  // programs cost nothing; the others are evaluated outside the budget).
+  llvm::json::Array bestPath;
+  if (const SearchRecord *best = search.getBest()) {
+    llvm::SmallVector<MoveRequest> moves = best->moves;
+    for (size_t n = 0; n <= moves.size(); ++n) {
+      Evaluation e = evaluator.evaluate(llvm::ArrayRef(moves).take_front(n));
+      llvm::json::Object step{{"moves", int64_t(n)},
+                              {"status", stringifyEvaluationStatus(e.status)}};
+      if (e.ok())
+        step["time_s"] = e.seconds;
+      if (n > 0)
+        step["move"] = moves[n - 1].str();
+      bestPath.push_back(std::move(step));
+    }
+  }
+
+  // Report: every evaluation, then the best program and its script.
+  llvm::json::Array evaluations;
+  unsigned valid = 0;
+  for (const SearchRecord &r : search.getRecords()) {
+    valid += r.evaluation.ok();
+    llvm::json::Array moves;
+    for (const MoveRequest &m : r.moves)
+      moves.push_back(m.str());
+    llvm::json::Object o{{"moves", std::move(moves)},
+                         {"status", stringifyEvaluationStatus(
+                                        r.evaluation.status)},
+                         {"key", r.evaluation.key},
+                         {"cached", r.evaluation.cached},
+                         {"elapsed_s", r.elapsedSeconds}};
+    if (r.evaluation.ok()) {
+      o["time_s"] = r.evaluation.seconds;
+      o["compile_ms"] = r.evaluation.compileMs;
+    }
+    if (!r.evaluation.message.empty())
+      o["message"] = r.evaluation.message;
+    evaluations.push_back(std::move(o));
+  }
+  const SearchRecord *best = search.getBest();
+  const SearchRecord *base = search.getBaseline();
+  llvm::json::Object report{
+      {"kernel", kernel.getSymName()},
+      {"input", inputFile.getValue()},
+      {"strategy", strategyName.getValue()},
+      {"threads", int64_t(threads)},
+      {"seed", int64_t(seed)},
+      {"evaluations", int64_t(search.getRecords().size())},
+      {"worker_runs", int64_t(workerRuns)},
+      {"cache_hits", int64_t(cacheHits)},
+      {"elapsed_s", searchSeconds},
+      {"best_path_s", search.getElapsedSeconds() - searchSeconds},
+      {"records", std::move(evaluations)},
+      {"best_path", std::move(bestPath)}};
+  if (base)
+    report["naive_time_s"] = base->evaluation.seconds;
+  if (best) {
+    report["best_time_s"] = best->evaluation.seconds;
+    llvm::json::Array moves;
+    for (const MoveRequest &m : best->moves)
+      moves.push_back(m.str());
+    report["best_moves"] = std::move(moves);
+  }
+  if (!writeFile(out + "/report.json",
+                 llvm::formatv("{0:2}", llvm::json::Value(std::move(report)))
+                     .str()))
+    return 1;
+  if (best) {
+    auto text = evaluator.materialize(best->moves);
+    if (!text) {
+      llvm::errs() << "perfdojo-search: " << llvm::toString(text.takeError())
+                   << "\n";
+      return 1;
+    }
+    if (!writeFile(out + "/best.dojo", *text) ||
+        !writeFile(out + "/best.moves", movesText(best->moves)))
+      return 1;
+  }
+
+  llvm::outs() << "perfdojo-search " << strategyName << " on "
+               << kernel.getSymName() << ": " << search.getRecords().size()
+               << " evaluations (" << valid << " valid, "
+               << workerRuns << " compiled, " << cacheHits
+               << " cache hits) in " << llvm::format("%.1f", searchSeconds)
+               << " s, "
+               << threads << " thread(s)\n";
+  if (base)
+    llvm::outs() << "  original kernel: " << formatTime(base->evaluation.seconds)
+                 << "\n";
+  if (best) {
+    llvm::outs() << "  best kernel:     " << formatTime(best->evaluation.seconds)
+                 << " after " << best->moves.size() << " move(s)";
+    if (base)
+      llvm::outs() << llvm::format(", %.2fx faster than the original",
+                                   base->evaluation.seconds /
+                                       best->evaluation.seconds);
+    llvm::outs() << "\n";
+  } else {
+    llvm::outs() << "  no valid program was found\n";
+  }
+  if (best)
+    llvm::outs() << "  best path: " << best->moves.size() + 1
+                 << " prefixes timed in "
+                 << llvm::format("%.1f",
+                                 search.getElapsedSeconds() - searchSeconds)
+                 << " s\n";
+  llvm::outs() << "  wrote " << out << "/best.dojo, " << out
+               << "/best.moves, " << out << "/report.json";
+  if (plot) {
+    // The plotting script is installed next to this tool.
+    std::string self =
+        llvm::sys::fs::getMainExecutable(argv[0], (void *)&formatTime);
+    llvm::SmallString<256> script(llvm::sys::path::parent_path(self));
+    llvm::sys::path::append(script, "plot-search.py");
+    std::optional<llvm::StringRef> silent[] = {llvm::StringRef(""),
+                                               llvm::StringRef(""),
+                                               std::nullopt};
+    std::string reportPath = out + "/report.json";
+    int rc = llvm::sys::ExecuteAndWait(
+        "/usr/bin/python3", {"/usr/bin/python3", script, reportPath},
+        std::nullopt, silent, /*SecondsToWait=*/120);
+    if (rc == 0)
+      llvm::outs() << ", convergence.png, best-path.png";
+    else
+      llvm::errs() << "perfdojo-search: plotting failed (is "
+                      "python3-matplotlib installed?); the report is "
+                      "complete\n";
+  }
+  llvm::outs() << "\n";
+  if (mismatches) {
+    llvm::errs() << "perfdojo-search: " << mismatches
+                 << " candidate(s) did not match the original kernel\n";
+    return 2;
+  }
+  return best ? 0 : 1;
+}
