@@ -20,6 +20,7 @@
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/StringMap.h"
@@ -60,6 +61,7 @@ private:
   LogicalResult allocate(Storage &storage, OpBuilder &b);
   LogicalResult lowerNodes(Block &block, OpBuilder &b);
   LogicalResult lowerScope(ScopeOp scope, OpBuilder &b);
+  LogicalResult lowerParallelBody(ScopeOp scope, Value iv, OpBuilder &b);
   LogicalResult lowerLeaf(LeafOp leaf, OpBuilder &b);
   LogicalResult lowerVectorLeaf(LeafOp leaf, OpBuilder &b);
 
@@ -84,6 +86,9 @@ private:
   DenseMap<Operation *, SmallVector<unsigned, 2>> privateAllocations;
   /// Loop variable of every enclosing scope, by depth (index type).
   SmallVector<Value, 8> ivs;
+  /// The kernel's function, and how many parallel bodies were outlined.
+  func::FuncOp function;
+  SmallVector<func::FuncOp> outlined;
   /// Depth and width of the enclosing `:v` scope, if any.
   std::optional<unsigned> laneDepth;
   int64_t laneWidth = 0;
@@ -92,6 +97,12 @@ private:
 //===----------------------------------------------------------------------===//
 // Scalar semantics shared by scalar and vector code.
 //===----------------------------------------------------------------------===//
+
+/// Leaf multiplies and the additions that consume them may be contracted
+/// into fused multiply-adds (one rounding instead of two, as C compilers do
+/// by default within an expression); results stay within the validation
+/// tolerance, which assumes one rounding error per operation at most.
+constexpr arith::FastMathFlags kContract = arith::FastMathFlags::contract;
 
 bool isFloatLike(Type type) {
   return isa<FloatType>(getElementTypeOrSelf(type));
@@ -141,13 +152,13 @@ FailureOr<Value> emitCompute(OpBuilder &b, LeafOp leaf, OpKind kind,
   case OpKind::copy:
     return a;
   case OpKind::add:
-    return fp ? arith::AddFOp::create(b, loc, a, x).getResult()
+    return fp ? arith::AddFOp::create(b, loc, a, x, kContract).getResult()
               : arith::AddIOp::create(b, loc, a, x).getResult();
   case OpKind::sub:
-    return fp ? arith::SubFOp::create(b, loc, a, x).getResult()
+    return fp ? arith::SubFOp::create(b, loc, a, x, kContract).getResult()
               : arith::SubIOp::create(b, loc, a, x).getResult();
   case OpKind::mul:
-    return fp ? arith::MulFOp::create(b, loc, a, x).getResult()
+    return fp ? arith::MulFOp::create(b, loc, a, x, kContract).getResult()
               : arith::MulIOp::create(b, loc, a, x).getResult();
   case OpKind::div:
     return fp ? arith::DivFOp::create(b, loc, a, x).getResult()
@@ -212,10 +223,10 @@ Value emitCombine(OpBuilder &b, Location loc, ReduceKind kind, Value acc,
   case ReduceKind::none:
     return v;
   case ReduceKind::add:
-    return fp ? arith::AddFOp::create(b, loc, acc, v).getResult()
+    return fp ? arith::AddFOp::create(b, loc, acc, v, kContract).getResult()
               : arith::AddIOp::create(b, loc, acc, v).getResult();
   case ReduceKind::mul:
-    return fp ? arith::MulFOp::create(b, loc, acc, v).getResult()
+    return fp ? arith::MulFOp::create(b, loc, acc, v, kContract).getResult()
               : arith::MulIOp::create(b, loc, acc, v).getResult();
   case ReduceKind::max:
     return emitSelectGreater(b, loc, acc, v);
@@ -471,13 +482,7 @@ LogicalResult KernelLowering::lowerScope(ScopeOp scope, OpBuilder &b) {
     auto loop = scf::ParallelOp::create(b, loc, lb, ub, step);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(loop.getBody()->getTerminator());
-    for (unsigned index : privateAllocations.lookup(scope))
-      if (failed(allocate(storages[index], b)))
-        return failure();
-    ivs.push_back(loop.getInductionVars().front());
-    LogicalResult result = lowerNodes(scope.getBlock(), b);
-    ivs.pop_back();
-    return result;
+    return lowerParallelBody(scope, loop.getInductionVars().front(), b);
   }
   case Mode::unroll: {
     for (int64_t i = 0; i < size; ++i) {
@@ -513,6 +518,78 @@ LogicalResult KernelLowering::lowerScope(ScopeOp scope, OpBuilder &b) {
            << "', which the CPU target cannot execute";
   }
   llvm_unreachable("unknown mode");
+}
+
+/// The body of a `:p` scope becomes a private function called once per
+/// iteration, taking every memref and loop variable it uses as arguments,
+/// with `noalias` on the memrefs. The OpenMP lowering passes the captured
+/// pointers through a structure, which hides that kernel arguments never
+/// alias; LLVM inlines the function back and keeps the `noalias` facts as
+/// alias scopes, so accumulators stay in registers inside parallel loops.
+/// Privatized buffers are allocated in the function: after inlining, once
+/// per thread.
+LogicalResult KernelLowering::lowerParallelBody(ScopeOp scope, Value iv,
+                                                OpBuilder &b) {
+  Location loc = scope.getLoc();
+  SmallVector<Value> captured;
+  SmallVector<Type> types;
+  SmallVector<unsigned> capturedStorages;
+  for (auto [index, storage] : llvm::enumerate(storages))
+    if (storage.memref) {
+      capturedStorages.push_back(index);
+      captured.push_back(storage.memref);
+      types.push_back(storage.type);
+    }
+  unsigned numMemrefs = captured.size();
+  for (Value outer : ivs)
+    captured.push_back(outer);
+  captured.push_back(iv);
+  types.append(ivs.size() + 1, b.getIndexType());
+
+  OpBuilder moduleBuilder(function);
+  std::string name = (kernel.getSymName() + "_par" +
+                      llvm::Twine(outlined.size()))
+                         .str();
+  auto body = func::FuncOp::create(moduleBuilder, loc, name,
+                                   b.getFunctionType(types, {}));
+  body.setPrivate();
+  // Internal linkage: no exported symbol in objects, no JIT entry point.
+  body->setAttr("llvm.linkage", LLVM::LinkageAttr::get(
+                                    b.getContext(), LLVM::Linkage::Internal));
+  outlined.push_back(body);
+  for (unsigned i = 0; i < numMemrefs; ++i)
+    body.setArgAttr(i, "llvm.noalias", b.getUnitAttr());
+  Block *entry = body.addEntryBlock();
+
+  // Lower the scope's children into the function, its arguments standing
+  // in for the caller's memrefs and loop variables.
+  SmallVector<Value> savedMemrefs, savedIvs(ivs.begin(), ivs.end());
+  for (unsigned index : capturedStorages)
+    savedMemrefs.push_back(storages[index].memref);
+  for (auto [i, index] : llvm::enumerate(capturedStorages))
+    storages[index].memref = entry->getArgument(i);
+  for (unsigned k = 0; k < ivs.size(); ++k)
+    ivs[k] = entry->getArgument(numMemrefs + k);
+  ivs.push_back(entry->getArgument(numMemrefs + savedIvs.size()));
+
+  OpBuilder inner = OpBuilder::atBlockEnd(entry);
+  LogicalResult result = success();
+  for (unsigned index : privateAllocations.lookup(scope))
+    if (failed(allocate(storages[index], inner)))
+      result = failure();
+  if (succeeded(result))
+    result = lowerNodes(scope.getBlock(), inner);
+  func::ReturnOp::create(inner, loc);
+
+  ivs.assign(savedIvs.begin(), savedIvs.end());
+  for (auto [i, index] : llvm::enumerate(capturedStorages))
+    storages[index].memref = savedMemrefs[i];
+  for (unsigned index : privateAllocations.lookup(scope))
+    storages[index].memref = Value();
+  if (failed(result))
+    return failure();
+  func::CallOp::create(b, loc, body, captured);
+  return success();
 }
 
 FailureOr<Value> KernelLowering::emitScalarOperand(OpBuilder &b, Location loc,
@@ -647,8 +724,11 @@ LogicalResult KernelLowering::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
     if (reduce == ReduceKind::none) {
       result = vector::ExtractOp::create(b, loc, *value, laneWidth - 1);
     } else {
+      // A tree over the lanes, not a chain: the moves allowed this
+      // reduction to be reordered (reassociation policy).
       Value lanes = vector::ReductionOp::create(
-          b, loc, getCombiningKind(reduce, isFloatLike(elem)), *value);
+          b, loc, getCombiningKind(reduce, isFloatLike(elem)), *value,
+          arith::FastMathFlags::reassoc);
       Value old = memref::LoadOp::create(b, loc, out.memref, indices);
       result = emitCombine(b, loc, reduce, old, lanes);
     }
@@ -683,6 +763,12 @@ LogicalResult KernelLowering::run() {
       argumentTypes.push_back(storage.type);
   auto func = func::FuncOp::create(b, loc, kernel.getSymName(),
                                    b.getFunctionType(argumentTypes, {}));
+  function = func;
+  // Kernel arguments never alias each other (docs/ir.md, the moves'
+  // dependence test assumes it): tell LLVM, so it can keep accumulators in
+  // registers across loops and vectorize without runtime alias checks.
+  for (unsigned i = 0, e = argumentTypes.size(); i < e; ++i)
+    func.setArgAttr(i, "llvm.noalias", b.getUnitAttr());
   Block *entry = func.addEntryBlock();
   b.setInsertionPointToStart(entry);
   unsigned argument = 0;
@@ -694,6 +780,8 @@ LogicalResult KernelLowering::run() {
   }
   if (failed(lowerNodes(kernel.getBlock(), b))) {
     func.erase();
+    for (func::FuncOp body : outlined)
+      body.erase();
     return failure();
   }
   for (Storage &storage : storages)

@@ -17,9 +17,9 @@
 // RUN: perfdojo-opt %t/rownorm.mlir --dojo-apply="expand_dim t.0 4 0" | perfdojo-opt --dojo-check="set_parallel t#0@0" -o /dev/null 2>&1 | FileCheck %t/rownorm.mlir --check-prefix=AFTER
 //
 // The interpreter computes the same output, bit for bit:
-// RUN: perfdojo-run %t/rownorm.mlir > %t/rownorm.out
+// RUN: perfdojo-run --engine=interp %t/rownorm.mlir > %t/rownorm.out
 // RUN: perfdojo-opt %t/rownorm.mlir --dojo-apply="expand_dim t.0 4 0; set_parallel t#0@0" > %t/expanded.mlir
-// RUN: perfdojo-run %t/expanded.mlir >> %t/rownorm.out
+// RUN: perfdojo-run --engine=interp %t/expanded.mlir >> %t/rownorm.out
 // RUN: FileCheck %t/rownorm.mlir --check-prefix=INTERP < %t/rownorm.out
 
 // CHECK-LABEL: dojo.kernel @rownorm
@@ -90,9 +90,9 @@ dojo.kernel @last {
 // RUN: perfdojo-opt %t/collapse.mlir > %t/collapse.orig
 // RUN: perfdojo-opt %t/collapse.mlir --dojo-apply="collapse_dim t.0; expand_dim t.0 16 0" | diff %t/collapse.orig -
 // RUN: perfdojo-opt %t/collapse.mlir --dojo-apply="collapse_dim t.0; collapse_dim t.0; expand_dim t.0 8 1; expand_dim t.0 16 0" | diff %t/collapse.orig -
-// RUN: perfdojo-run %t/collapse.mlir > %t/collapse.out
+// RUN: perfdojo-run --engine=interp %t/collapse.mlir > %t/collapse.out
 // RUN: perfdojo-opt %t/collapse.mlir --dojo-apply="collapse_dim t.0; collapse_dim t.0" > %t/scalar.mlir
-// RUN: perfdojo-run %t/scalar.mlir >> %t/collapse.out
+// RUN: perfdojo-run --engine=interp %t/scalar.mlir >> %t/collapse.out
 // RUN: FileCheck %t/collapse.mlir --check-prefix=INTERP < %t/collapse.out
 
 // CHECK-LABEL: dojo.kernel @collapse

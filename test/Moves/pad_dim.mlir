@@ -14,8 +14,8 @@
 // The interpreter computes the same output in the padded storage:
 // RUN: perfdojo-translate --export-dojo %t/pad.mlir > %t/pad.dojo
 // RUN: perfdojo-opt %t/pad.mlir --dojo-apply="pad_dim t.1 4; pad_dim t.0 1" | perfdojo-translate --export-dojo > %t/pad.moved.dojo
-// RUN: perfdojo-run %t/pad.dojo > %t/pad.out
-// RUN: perfdojo-run %t/pad.moved.dojo >> %t/pad.out
+// RUN: perfdojo-run --engine=interp %t/pad.dojo > %t/pad.out
+// RUN: perfdojo-run --engine=interp %t/pad.moved.dojo >> %t/pad.out
 // RUN: FileCheck %t/pad.mlir --check-prefix=INTERP < %t/pad.out
 
 // CHECK-LABEL: dojo.kernel @pad
@@ -52,9 +52,9 @@ dojo.kernel @pad {
 // second element of the padding), so unpadding by 4 or more would cut it
 // off; the first access that does is named.
 // RUN: perfdojo-opt %t/unpad.mlir --dojo-check="unpad_dim t.0 3; unpad_dim t.0 4" -verify-diagnostics -o /dev/null
-// RUN: perfdojo-run %t/unpad.mlir > %t/unpad.out
+// RUN: perfdojo-run --engine=interp %t/unpad.mlir > %t/unpad.out
 // RUN: perfdojo-opt %t/unpad.mlir --dojo-apply="unpad_dim t.0 3" | perfdojo-translate --export-dojo > %t/unpad.moved.dojo
-// RUN: perfdojo-run %t/unpad.moved.dojo >> %t/unpad.out
+// RUN: perfdojo-run --engine=interp %t/unpad.moved.dojo >> %t/unpad.out
 // RUN: FileCheck %t/unpad.mlir --check-prefix=INTERP < %t/unpad.out
 
 // CHECK-LABEL: dojo.kernel @unpad

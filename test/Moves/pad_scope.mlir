@@ -15,9 +15,9 @@
 // RUN: perfdojo-opt %t/chain.mlir --dojo-apply="pad_scope u@0 16" --dojo-list-moves -o /dev/null | grep -E "^(pad_scope|unpad_scope) " | FileCheck %t/chain.mlir --check-prefix=PADDED
 //
 // The interpreter computes the same output:
-// RUN: perfdojo-run %t/chain.mlir > %t/chain.out
+// RUN: perfdojo-run --engine=interp %t/chain.mlir > %t/chain.out
 // RUN: perfdojo-opt %t/chain.mlir --dojo-apply="pad_scope u@0 16" | perfdojo-translate --export-dojo > %t/chain.moved.dojo
-// RUN: perfdojo-run %t/chain.moved.dojo >> %t/chain.out
+// RUN: perfdojo-run --engine=interp %t/chain.moved.dojo >> %t/chain.out
 // RUN: FileCheck %t/chain.mlir --check-prefix=INTERP < %t/chain.out
 
 // CHECK-LABEL: dojo.kernel @chain
@@ -63,9 +63,9 @@ dojo.kernel @chain {
 // RUN: perfdojo-opt %t/inner.mlir --dojo-apply="pad_scope t#0@1 8" | FileCheck %t/inner.mlir
 // RUN: perfdojo-opt %t/inner.mlir > %t/inner.orig
 // RUN: perfdojo-opt %t/inner.mlir --dojo-apply="pad_scope t#0@1 8; unpad_scope t#0@1 5" | diff %t/inner.orig -
-// RUN: perfdojo-run %t/inner.mlir > %t/inner.out
+// RUN: perfdojo-run --engine=interp %t/inner.mlir > %t/inner.out
 // RUN: perfdojo-opt %t/inner.mlir --dojo-apply="pad_scope t#0@1 8" | perfdojo-translate --export-dojo > %t/inner.moved.dojo
-// RUN: perfdojo-run %t/inner.moved.dojo >> %t/inner.out
+// RUN: perfdojo-run --engine=interp %t/inner.moved.dojo >> %t/inner.out
 // RUN: FileCheck %t/inner.mlir --check-prefix=INTERP < %t/inner.out
 
 // CHECK-LABEL: dojo.kernel @inner

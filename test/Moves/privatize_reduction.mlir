@@ -17,9 +17,9 @@
 // RUN: perfdojo-opt %t/lanes.mlir --dojo-apply="privatize_reduction m#1@2 1" | perfdojo-opt --dojo-check="set_vector m_p#1@2" -o /dev/null 2>&1 | FileCheck %t/lanes.mlir --check-prefix=AFTER
 //
 // The interpreter computes the same output (max is exact, so bit for bit):
-// RUN: perfdojo-run %t/lanes.mlir > %t/lanes.out
+// RUN: perfdojo-run --engine=interp %t/lanes.mlir > %t/lanes.out
 // RUN: perfdojo-opt %t/lanes.mlir --dojo-apply="privatize_reduction m#1@2 1; set_vector m_p#1@2" > %t/vector.mlir
-// RUN: perfdojo-run %t/vector.mlir >> %t/lanes.out
+// RUN: perfdojo-run --engine=interp %t/vector.mlir >> %t/lanes.out
 // RUN: FileCheck %t/lanes.mlir --check-prefix=INTERP < %t/lanes.out
 
 // CHECK-LABEL: dojo.kernel @lanes
@@ -69,9 +69,9 @@ dojo.kernel @lanes {
 // RUN: perfdojo-opt %t/matmul.mlir --dojo-apply="privatize_reduction c#1@2 2" | FileCheck %t/matmul.mlir
 // RUN: perfdojo-opt %t/matmul.mlir > %t/matmul.orig
 // RUN: perfdojo-opt %t/matmul.mlir --dojo-apply="privatize_reduction c#1@2 2; unprivatize_reduction c_p#1@3" | diff %t/matmul.orig -
-// RUN: perfdojo-run %t/matmul.mlir > %t/matmul.out
+// RUN: perfdojo-run --engine=interp %t/matmul.mlir > %t/matmul.out
 // RUN: perfdojo-opt %t/matmul.mlir --dojo-apply="privatize_reduction c#1@2 2" > %t/privatized.mlir
-// RUN: perfdojo-run %t/privatized.mlir >> %t/matmul.out
+// RUN: perfdojo-run --engine=interp %t/privatized.mlir >> %t/matmul.out
 // RUN: FileCheck %t/matmul.mlir --check-prefix=INTERP < %t/matmul.out
 
 // CHECK-LABEL: dojo.kernel @matmul

@@ -17,9 +17,9 @@
 // RUN: perfdojo-opt %t/accumulator.mlir --dojo-apply="promote t,t#1@1; reuse_dims t_r.0; set_location t_r 2" | FileCheck %t/accumulator.mlir --check-prefix=REG
 //
 // The interpreter computes the same output:
-// RUN: perfdojo-run %t/accumulator.mlir > %t/accumulator.out
+// RUN: perfdojo-run --engine=interp %t/accumulator.mlir > %t/accumulator.out
 // RUN: perfdojo-opt %t/accumulator.mlir --dojo-apply="promote t,t#1@1; reuse_dims t_r.0; set_location t_r 2" | perfdojo-translate --export-dojo > %t/accumulator.moved.dojo
-// RUN: perfdojo-run %t/accumulator.moved.dojo >> %t/accumulator.out
+// RUN: perfdojo-run --engine=interp %t/accumulator.moved.dojo >> %t/accumulator.out
 // RUN: FileCheck %t/accumulator.mlir --check-prefix=INTERP < %t/accumulator.out
 
 // CHECK-LABEL: dojo.kernel @accumulator

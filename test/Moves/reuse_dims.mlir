@@ -18,14 +18,14 @@
 // The interpreter computes the same output (bit for bit: only the storage of
 // t and the order of independent instances changed), also after fusing the
 // inner scopes and reusing t.1, which leaves one element of t:
-// RUN: perfdojo-run %t/figure6.mlir > %t/figure6.out
+// RUN: perfdojo-run --engine=interp %t/figure6.mlir > %t/figure6.out
 // RUN: perfdojo-opt %t/figure6.mlir --dojo-apply="join_scopes t@0; reuse_dims t.0" | perfdojo-translate --export-dojo > %t/fused.dojo
-// RUN: perfdojo-run %t/fused.dojo >> %t/figure6.out
+// RUN: perfdojo-run --engine=interp %t/fused.dojo >> %t/figure6.out
 // RUN: perfdojo-opt %t/figure6.mlir --dojo-apply="join_scopes t@0; reuse_dims t.0; join_scopes t@1; reuse_dims t.1" | perfdojo-translate --export-dojo > %t/scalar.dojo
-// RUN: perfdojo-run %t/scalar.dojo >> %t/figure6.out
+// RUN: perfdojo-run --engine=interp %t/scalar.dojo >> %t/figure6.out
 // The same `:N` written by hand on the unfused kernel (bypassing the move)
 // does change the output, so the comparison has teeth:
-// RUN: perfdojo-run %t/unfused_reuse.mlir >> %t/figure6.out
+// RUN: perfdojo-run --engine=interp %t/unfused_reuse.mlir >> %t/figure6.out
 // RUN: FileCheck %t/figure6.mlir --check-prefix=INTERP < %t/figure6.out
 // RUN: FileCheck %t/figure6.mlir --check-prefix=SCALAR < %t/scalar.dojo
 

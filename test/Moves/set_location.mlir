@@ -10,8 +10,8 @@
 // Locations change where storage lives, never values:
 // RUN: perfdojo-translate --export-dojo %s > %t.dojo
 // RUN: perfdojo-opt %s --dojo-apply="set_location t 2; set_location s 0" | perfdojo-translate --export-dojo > %t.moved.dojo
-// RUN: perfdojo-run %t.dojo > %t.out
-// RUN: perfdojo-run %t.moved.dojo >> %t.out
+// RUN: perfdojo-run --engine=interp %t.dojo > %t.out
+// RUN: perfdojo-run --engine=interp %t.moved.dojo >> %t.out
 // RUN: FileCheck %s --check-prefix=INTERP < %t.out
 //
 // --dojo-list-moves offers heap, stack and reg (if the budget allows) for

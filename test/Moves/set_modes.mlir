@@ -10,8 +10,8 @@
 // RUN: diff %t/gpu.orig %t/gpu.rt
 // The modes change no result.
 // RUN: perfdojo-opt %t/cpu.mlir --dojo-apply="split_scope y@1 16; set_vector y@2; set_unroll y@1; set_parallel y@0" -o %t/cpu.moved.mlir
-// RUN: perfdojo-run %t/cpu.mlir | grep '^output' > %t/sum.orig
-// RUN: perfdojo-run %t/cpu.moved.mlir | grep '^output' > %t/sum.moved
+// RUN: perfdojo-run --engine=interp %t/cpu.mlir | grep '^output' > %t/sum.orig
+// RUN: perfdojo-run --engine=interp %t/cpu.moved.mlir | grep '^output' > %t/sum.moved
 // RUN: diff %t/sum.orig %t/sum.moved
 
 // CPU:      dojo.scope 8:p {

@@ -14,9 +14,9 @@
 // RUN: perfdojo-opt %t/sequential.mlir --dojo-apply="share_buffer t,u" --dojo-list-moves -o /dev/null | grep -E "^(share_buffer|unshare_buffer) " | FileCheck %t/sequential.mlir --check-prefix=SHARED
 //
 // The interpreter computes the same output with the shared storage:
-// RUN: perfdojo-run %t/sequential.mlir > %t/sequential.out
+// RUN: perfdojo-run --engine=interp %t/sequential.mlir > %t/sequential.out
 // RUN: perfdojo-opt %t/sequential.mlir --dojo-apply="share_buffer t,u" | perfdojo-translate --export-dojo > %t/sequential.moved.dojo
-// RUN: perfdojo-run %t/sequential.moved.dojo >> %t/sequential.out
+// RUN: perfdojo-run --engine=interp %t/sequential.moved.dojo >> %t/sequential.out
 // RUN: FileCheck %t/sequential.mlir --check-prefix=INTERP < %t/sequential.out
 
 // CHECK-LABEL: dojo.kernel @sequential
@@ -59,9 +59,9 @@ dojo.kernel @sequential {
 // RUN: perfdojo-opt %t/in_place.mlir --dojo-apply="share_buffer s,u" | FileCheck %t/in_place.mlir
 // RUN: perfdojo-opt %t/in_place.mlir > %t/in_place.orig
 // RUN: perfdojo-opt %t/in_place.mlir --dojo-apply="share_buffer s,u; unshare_buffer u 2" | diff %t/in_place.orig -
-// RUN: perfdojo-run %t/in_place.mlir > %t/in_place.out
+// RUN: perfdojo-run --engine=interp %t/in_place.mlir > %t/in_place.out
 // RUN: perfdojo-opt %t/in_place.mlir --dojo-apply="share_buffer s,u" | perfdojo-translate --export-dojo > %t/in_place.moved.dojo
-// RUN: perfdojo-run %t/in_place.moved.dojo >> %t/in_place.out
+// RUN: perfdojo-run --engine=interp %t/in_place.moved.dojo >> %t/in_place.out
 // RUN: FileCheck %t/in_place.mlir --check-prefix=INTERP < %t/in_place.out
 
 // CHECK-LABEL: dojo.kernel @in_place

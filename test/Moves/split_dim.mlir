@@ -14,8 +14,8 @@
 // The interpreter computes the same output from the blocked storage:
 // RUN: perfdojo-translate --export-dojo %t/tiled.mlir > %t/tiled.dojo
 // RUN: perfdojo-opt %t/tiled.mlir --dojo-apply="split_dim t.1 4" | perfdojo-translate --export-dojo > %t/tiled.moved.dojo
-// RUN: perfdojo-run %t/tiled.dojo > %t/tiled.out
-// RUN: perfdojo-run %t/tiled.moved.dojo >> %t/tiled.out
+// RUN: perfdojo-run --engine=interp %t/tiled.dojo > %t/tiled.out
+// RUN: perfdojo-run --engine=interp %t/tiled.moved.dojo >> %t/tiled.out
 // RUN: FileCheck %t/tiled.mlir --check-prefix=INTERP < %t/tiled.out
 
 // After split_scope, {1}*4+{2} splits into [{1}, {2}]; a reversed inner
@@ -52,9 +52,9 @@ dojo.kernel @tiled {
 // RUN: perfdojo-opt %t/merge.mlir --dojo-apply="merge_dims t.1" | FileCheck %t/merge.mlir
 // RUN: perfdojo-opt %t/merge.mlir > %t/merge.orig
 // RUN: perfdojo-opt %t/merge.mlir --dojo-apply="merge_dims t.1; split_dim t.1 4" | diff %t/merge.orig -
-// RUN: perfdojo-run %t/merge.mlir > %t/merge.out
+// RUN: perfdojo-run --engine=interp %t/merge.mlir > %t/merge.out
 // RUN: perfdojo-opt %t/merge.mlir --dojo-apply="merge_dims t.1" | perfdojo-translate --export-dojo > %t/merge.moved.dojo
-// RUN: perfdojo-run %t/merge.moved.dojo >> %t/merge.out
+// RUN: perfdojo-run --engine=interp %t/merge.moved.dojo >> %t/merge.out
 // RUN: FileCheck %t/merge.mlir --check-prefix=INTERP < %t/merge.out
 
 // [e1, e2] on dimensions 1 and 2 (extents 3, 4) becomes e1*4+e2; the

@@ -13,8 +13,8 @@
 // The interpreter computes the same output from the transposed storage:
 // RUN: perfdojo-translate --export-dojo %t/travel.mlir > %t/travel.dojo
 // RUN: perfdojo-opt %t/travel.mlir --dojo-apply="swap_dims t.0" | perfdojo-translate --export-dojo > %t/travel.moved.dojo
-// RUN: perfdojo-run %t/travel.dojo > %t/travel.out
-// RUN: perfdojo-run %t/travel.moved.dojo >> %t/travel.out
+// RUN: perfdojo-run --engine=interp %t/travel.dojo > %t/travel.out
+// RUN: perfdojo-run --engine=interp %t/travel.moved.dojo >> %t/travel.out
 // RUN: FileCheck %t/travel.mlir --check-prefix=INTERP < %t/travel.out
 
 // The padding travels with dimension 1; index values are not accesses and

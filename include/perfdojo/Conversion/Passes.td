@@ -34,7 +34,8 @@ def ConvertDojoToSCFPass : Pass<"convert-dojo-to-scf", "::mlir::ModuleOp"> {
   let dependentDialects = [
     "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect",
     "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
-    "::mlir::math::MathDialect", "::mlir::vector::VectorDialect"
+    "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",
+    "::mlir::LLVM::LLVMDialect"
   ];
 }
 

@@ -2,11 +2,12 @@
 
 // Leaves compute with the interpreter's formulas: max as `a < b ? b : a`,
 // relu as `a > 0 ? a : 0`, sigmoid as 1 / (1 + exp(-a)), rsqrt as
-// 1 / sqrt(a); reductions load, combine and store; index values are
+// 1 / sqrt(a); additions, subtractions and multiplications may contract into
+// fused multiply-adds; reductions load, combine and store; index values are
 // integers converted to the element type; constants include infinities.
 
 // CHECK-LABEL: func.func @leaves(
-// CHECK-SAME:      %[[X:.*]]: memref<8xf32>, %[[Y:.*]]: memref<8xf32>, %[[M:.*]]: memref<f32>)
+// CHECK-SAME:      %[[X:.*]]: memref<8xf32> {llvm.noalias}, %[[Y:.*]]: memref<8xf32> {llvm.noalias}, %[[M:.*]]: memref<f32> {llvm.noalias})
 // CHECK-DAG:     %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-DAG:     %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-DAG:     %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
@@ -23,12 +24,13 @@
 // CHECK:           arith.select %[[GT]], %[[A]], %[[ZERO]]
 // CHECK:           %[[NEG:.*]] = arith.negf
 // CHECK:           %[[E:.*]] = math.exp %[[NEG]]
-// CHECK:           %[[D:.*]] = arith.addf %[[E]], %[[ONE]]
+// CHECK:           %[[D:.*]] = arith.addf %[[E]], %[[ONE]] : f32
 // CHECK:           arith.divf %[[ONE]], %[[D]]
 // CHECK:           %[[SQ:.*]] = math.sqrt
 // CHECK:           arith.divf %[[ONE]], %[[SQ]]
 // CHECK:           %[[C:.*]] = arith.index_cast %[[I]] : index to i64
-// CHECK:           arith.sitofp %[[C]] : i64 to f32
+// CHECK:           %[[F:.*]] = arith.sitofp %[[C]] : i64 to f32
+// CHECK:           arith.addf %{{.*}}, %[[F]] fastmath<contract> : f32
 dojo.kernel @leaves {
   dojo.buffer x f32 [8] heap in
   dojo.buffer y f32 [8] heap out

@@ -1,27 +1,34 @@
 // RUN: perfdojo-opt %s --split-input-file --convert-dojo-to-scf --canonicalize --cse | FileCheck %s
 
-// `:p` becomes scf.parallel; the stack temporary whose accesses all lie
-// under it, at addresses independent of its variable, is allocated inside
-// it: one copy per iteration. `:v` becomes vector operations of the scope's
+// `:p` becomes scf.parallel calling the scope's body, outlined into a
+// private function whose memrefs are noalias (the OpenMP lowering would
+// otherwise hide that kernel buffers never alias). The stack temporary
+// whose accesses all lie under the scope, at addresses independent of its
+// variable, is allocated in that function: one copy per iteration (per
+// thread once inlined). `:v` becomes vector operations of the scope's
 // width: contiguous lanes load and store vectors, a reduction into one
-// element becomes vector.reduction.
+// element becomes a reassociating vector.reduction.
 
+// CHECK-LABEL: func.func private @rowsum_par0(
+// CHECK-SAME:      %[[X:.*]]: memref<8x32xf32> {llvm.noalias}, %[[S:.*]]: memref<8xf32> {llvm.noalias}, %[[I:.*]]: index)
+// CHECK-SAME:      attributes {llvm.linkage = #llvm.linkage<internal>}
+// CHECK:         %[[T:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xf32>
+// CHECK:         scf.for %[[J:.*]] =
+// CHECK:           %[[OFF:.*]] = arith.muli %[[J]], %{{.*}} : index
+// CHECK:           %[[V:.*]] = vector.load %[[X]][%[[I]], %[[OFF]]] : memref<8x32xf32>, vector<16xf32>
+// CHECK:           %[[E:.*]] = math.exp %[[V]] : vector<16xf32>
+// CHECK:           vector.store %[[E]], %[[T]][%[[OFF]]] : memref<32xf32>, vector<16xf32>
+// CHECK:         memref.store %{{.*}}, %[[S]][%[[I]]]
+// CHECK:         scf.for %[[J:.*]] =
+// CHECK:           %[[W:.*]] = vector.load %[[T]]
+// CHECK:           %[[R:.*]] = vector.reduction <add>, %[[W]] fastmath<reassoc> : vector<16xf32> into f32
+// CHECK:           %[[OLD:.*]] = memref.load %[[S]][%[[I]]]
+// CHECK:           %[[NEW:.*]] = arith.addf %[[OLD]], %[[R]]
+// CHECK:           memref.store %[[NEW]], %[[S]][%[[I]]]
 // CHECK-LABEL: func.func @rowsum(
-// CHECK-SAME:      %[[X:.*]]: memref<8x32xf32>, %[[S:.*]]: memref<8xf32>)
+// CHECK-SAME:      %[[X:.*]]: memref<8x32xf32> {llvm.noalias}, %[[S:.*]]: memref<8xf32> {llvm.noalias})
 // CHECK:         scf.parallel (%[[I:.*]]) =
-// CHECK-NEXT:      %[[T:.*]] = memref.alloca() {alignment = 64 : i64} : memref<32xf32>
-// CHECK:           scf.for %[[J:.*]] =
-// CHECK:             %[[OFF:.*]] = arith.muli %[[J]], %{{.*}} : index
-// CHECK:             %[[V:.*]] = vector.load %[[X]][%[[I]], %[[OFF]]] : memref<8x32xf32>, vector<16xf32>
-// CHECK:             %[[E:.*]] = math.exp %[[V]] : vector<16xf32>
-// CHECK:             vector.store %[[E]], %[[T]][%[[OFF]]] : memref<32xf32>, vector<16xf32>
-// CHECK:           memref.store %{{.*}}, %[[S]][%[[I]]]
-// CHECK:           scf.for %[[J:.*]] =
-// CHECK:             %[[W:.*]] = vector.load %[[T]]
-// CHECK:             %[[R:.*]] = vector.reduction <add>, %[[W]] : vector<16xf32> into f32
-// CHECK:             %[[OLD:.*]] = memref.load %[[S]][%[[I]]]
-// CHECK:             %[[NEW:.*]] = arith.addf %[[OLD]], %[[R]]
-// CHECK:             memref.store %[[NEW]], %[[S]][%[[I]]]
+// CHECK-NEXT:      func.call @rowsum_par0(%[[X]], %[[S]], %[[I]])
 dojo.kernel @rowsum {
   dojo.buffer x f32 [8, 32] heap in
   dojo.buffer t f32 [8:N, 32] stack
@@ -46,11 +53,14 @@ dojo.kernel @rowsum {
 // A heap temporary is never privatized, and neither is one whose address
 // already separates the iterations: both are allocated once at entry.
 
+// CHECK-LABEL: func.func private @shared_temporaries_par0(
+// CHECK-NOT:     memref.alloc
+// CHECK:         return
 // CHECK-LABEL: func.func @shared_temporaries(
-// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<4xf32>
-// CHECK:         memref.alloca() {alignment = 64 : i64} : memref<4xf32>
-// CHECK:         scf.parallel
-// CHECK-NOT:       memref.alloc
+// CHECK:         %[[H:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
+// CHECK:         %[[T:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4xf32>
+// CHECK:         scf.parallel (%[[I:.*]]) =
+// CHECK-NEXT:      func.call @shared_temporaries_par0(%{{.*}}, %[[H]], %[[T]], %{{.*}}, %[[I]])
 dojo.kernel @shared_temporaries {
   dojo.buffer x f32 [4] heap in
   dojo.buffer h f32 [4] heap
@@ -72,7 +82,7 @@ dojo.kernel @shared_temporaries {
 // the load of x[1, 7-7]).
 
 // CHECK-LABEL: func.func @unroll_and_lanes(
-// CHECK-SAME:      %[[X:.*]]: memref<2x8xf32>, %[[B:.*]]: memref<2xf32>, %[[Y:.*]]: memref<2x8xf32>, %[[L:.*]]: memref<2xf32>)
+// CHECK-SAME:      %[[X:.*]]: memref<2x8xf32> {llvm.noalias}, %[[B:.*]]: memref<2xf32> {llvm.noalias}, %[[Y:.*]]: memref<2x8xf32> {llvm.noalias}, %[[L:.*]]: memref<2xf32> {llvm.noalias})
 // CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
 // CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK:         %[[B0:.*]] = memref.load %[[B]][%[[C0]]]

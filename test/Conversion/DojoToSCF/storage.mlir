@@ -1,12 +1,13 @@
 // RUN: perfdojo-opt %s --convert-dojo-to-scf --canonicalize | FileCheck %s
 
-// Arguments become the function's memrefs in declaration order; internal
+// Arguments become the function's memrefs in declaration order, marked
+// noalias (kernel arguments never alias); internal
 // buffers are allocated by location (heap: aligned alloc + dealloc, stack:
 // alloca); `:N` dimensions are dropped from storage, padding is added to the
 // allocated extent, and arrays that share a buffer use one memref.
 
 // CHECK-LABEL: func.func @storage(
-// CHECK-SAME:      %[[X:.*]]: memref<4x6xf32>, %[[Y:.*]]: memref<4x6xf32>)
+// CHECK-SAME:      %[[X:.*]]: memref<4x6xf32> {llvm.noalias}, %[[Y:.*]]: memref<4x6xf32> {llvm.noalias})
 // CHECK-DAG:     %[[H:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4x8xf32>
 // CHECK-DAG:     %[[T:.*]] = memref.alloca() {alignment = 64 : i64} : memref<6xf32>
 // CHECK-DAG:     %[[S:.*]] = memref.alloca() {alignment = 64 : i64} : memref<f32>

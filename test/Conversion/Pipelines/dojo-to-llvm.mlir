@@ -3,22 +3,24 @@
 
 // The whole CPU pipeline: the kernel becomes an LLVM function with one bare
 // pointer per argument (the C ABI), the `:p` scope an OpenMP worksharing
-// loop, the `:v` scope 16-wide vector code. With approximate-math (the
+// loop calling the outlined body (internal, noalias pointers), the `:v`
+// scope 16-wide vector code. With approximate-math (the
 // default) exp is a polynomial in vector instructions; without it, the exp
 // intrinsic that LLVM expands into libm calls.
 
-// CHECK-LABEL: llvm.func @rowsum(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// CHECK-LABEL: llvm.func internal @rowsum_par0(%{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: i64)
+// CHECK:         llvm.alloca
+// CHECK:         llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
+// CHECK-NOT:     llvm.intr.exp
+// CHECK:         llvm.intr.vector.reduce.fadd{{.*}}fastmath<reassoc>
+// CHECK-LABEL: llvm.func @rowsum(%{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias})
 // CHECK:         omp.parallel
 // CHECK:           omp.wsloop
-// CHECK:             llvm.intr.stacksave
-// CHECK:             llvm.alloca
-// CHECK:             llvm.load %{{.*}} : !llvm.ptr -> vector<16xf32>
-// CHECK-NOT:         llvm.intr.exp
-// CHECK:             llvm.intr.vector.reduce.fadd
+// CHECK:             llvm.call @rowsum_par0
 // CHECK-NOT:     memref.
 // CHECK-NOT:     scf.
 
-// LIBM-LABEL: llvm.func @rowsum
+// LIBM-LABEL: llvm.func internal @rowsum_par0
 // LIBM:         llvm.intr.exp(%{{.*}}) : (vector<16xf32>) -> vector<16xf32>
 dojo.kernel @rowsum {
   dojo.buffer x f32 [8, 32] heap in
