@@ -12,6 +12,7 @@
 #include "perfdojo/ExecutionEngine/Timer.h"
 #include "perfdojo/Runtime/Interpreter.h"
 #include "perfdojo/Runtime/WorkCounts.h"
+#include "perfdojo/Support/ToolFlags.h"
 #include "perfdojo/Runtime/Validation.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
@@ -166,19 +167,22 @@ std::string shapeOf(dojo::BufferOp buffer) {
   return s;
 }
 
-LogicalResult writeOutputs(dojo::KernelOp kernel,
-                           llvm::ArrayRef<HostBuffer> args) {
+/// Writes every argument whose role is not `skip` to `path` as text: a
+/// `# name type [shape]` line, then one element per line.
+LogicalResult writeBuffers(dojo::KernelOp kernel,
+                           llvm::ArrayRef<HostBuffer> args, dojo::Role skip,
+                           llvm::StringRef path) {
   std::string error;
-  auto file = openOutputFile(dumpOutputs, &error);
+  auto file = openOutputFile(path, &error);
   if (!file) {
-    llvm::errs() << "perfdojo-run: cannot write '" << dumpOutputs
-                 << "': " << error << "\n";
+    llvm::errs() << "perfdojo-run: cannot write '" << path << "': " << error
+                 << "\n";
     return failure();
   }
   llvm::raw_ostream &os = file->os();
   for (const HostBuffer &arg : args) {
     dojo::BufferOp buffer = kernel.lookupArray(arg.getName());
-    if (buffer.getRole() == dojo::Role::in)
+    if (buffer.getRole() == skip)
       continue;
     os << "# " << arg.getName() << " " << shapeOf(buffer) << "\n";
     const char *fmt = arg.getType() == ScalarType::f32 ? "%.9g\n" : "%.17g\n";
@@ -189,30 +193,18 @@ LogicalResult writeOutputs(dojo::KernelOp kernel,
   return success();
 }
 
+/// `--dump-outputs`: the `out` and `inout` arguments after the run.
+LogicalResult writeOutputs(dojo::KernelOp kernel,
+                           llvm::ArrayRef<HostBuffer> args) {
+  return writeBuffers(kernel, args, dojo::Role::in, dumpOutputs);
+}
+
 /// `--dump-inputs`: the `in` and `inout` arguments as the kernel receives
 /// them, in the --dump-outputs format, so that a program calling compiled
 /// kernels (perfdojo-translate --emit=obj) can run on the same data.
 LogicalResult writeInputs(dojo::KernelOp kernel,
                           llvm::ArrayRef<HostBuffer> inputs) {
-  std::string error;
-  auto file = openOutputFile(dumpInputs, &error);
-  if (!file) {
-    llvm::errs() << "perfdojo-run: cannot write '" << dumpInputs
-                 << "': " << error << "\n";
-    return failure();
-  }
-  llvm::raw_ostream &os = file->os();
-  for (const HostBuffer &arg : inputs) {
-    dojo::BufferOp buffer = kernel.lookupArray(arg.getName());
-    if (buffer.getRole() == dojo::Role::out)
-      continue;
-    os << "# " << arg.getName() << " " << shapeOf(buffer) << "\n";
-    const char *fmt = arg.getType() == ScalarType::f32 ? "%.9g\n" : "%.17g\n";
-    for (int64_t i = 0; i < arg.size(); ++i)
-      os << llvm::format(fmt, arg.get(i));
-  }
-  file->keep();
-  return success();
+  return writeBuffers(kernel, inputs, dojo::Role::out, dumpInputs);
 }
 
 /// The same tree with every scope mode cleared: the sequential program the
@@ -239,25 +231,6 @@ LogicalResult checkSameArguments(dojo::KernelOp kernel,
   return failure();
 }
 
-/// Rewrites `--threads[=N]` / `-threads[=N]` to `--num-threads[=N]`.
-std::vector<char *> renameThreadsFlag(int argc, char **argv,
-                                      std::vector<std::string> &storage) {
-  std::vector<char *> result;
-  storage.reserve(argc);
-  for (int i = 0; i < argc; ++i) {
-    llvm::StringRef arg(argv[i]);
-    llvm::StringRef rest = arg.ltrim('-');
-    if (i > 0 && arg.starts_with("-") && arg.size() - rest.size() <= 2 &&
-        (rest == "threads" || rest.starts_with("threads="))) {
-      storage.push_back("--num-" + rest.str());
-      result.push_back(storage.back().data());
-      continue;
-    }
-    result.push_back(argv[i]);
-  }
-  return result;
-}
-
 void printError(llvm::Error error) {
   llvm::errs() << "perfdojo-run: " << llvm::toString(std::move(error)) << "\n";
 }
@@ -267,7 +240,8 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(runCategory);
   std::vector<std::string> renamed;
-  std::vector<char *> arguments = renameThreadsFlag(argc, argv, renamed);
+  std::vector<char *> arguments =
+      renameFlag(argc, argv, "threads", "num-threads", renamed);
   cl::ParseCommandLineOptions(arguments.size(), arguments.data(),
                               "PerfDojo kernel runner: execute, validate, "
                               "time\n");

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Search/Strategy.h"
+#include "perfdojo/Support/ToolFlags.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -79,6 +80,11 @@ static cl::opt<bool> plot(
     cl::desc("Write convergence.png and best-path.png (needs python3 with "
              "matplotlib)"),
     cl::cat(searchCategory));
+static cl::opt<bool> timeBestPath(
+    "best-path", cl::init(true),
+    cl::desc("Time every prefix of the best move sequence for the report "
+             "and best-path.png"),
+    cl::cat(searchCategory));
 static cl::opt<bool> quiet("quiet", cl::init(false),
                            cl::desc("No progress line"),
                            cl::cat(searchCategory));
@@ -109,32 +115,14 @@ bool writeFile(const std::string &path, llvm::StringRef contents) {
   return true;
 }
 
-/// Rewrites `--threads[=N]` to `--kernel-threads[=N]`.
-std::vector<char *> renameThreadsFlag(int argc, char **argv,
-                                      std::vector<std::string> &storage) {
-  std::vector<char *> result;
-  storage.reserve(argc);
-  for (int i = 0; i < argc; ++i) {
-    llvm::StringRef arg(argv[i]);
-    llvm::StringRef rest = arg.ltrim('-');
-    if (i > 0 && arg.starts_with("-") && arg.size() - rest.size() <= 2 &&
-        (rest == "threads" || rest.starts_with("threads="))) {
-      storage.push_back("--kernel-" + rest.str());
-      result.push_back(storage.back().data());
-      continue;
-    }
-    result.push_back(argv[i]);
-  }
-  return result;
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(searchCategory);
   std::vector<std::string> renamed;
-  std::vector<char *> arguments = renameThreadsFlag(argc, argv, renamed);
+  std::vector<char *> arguments =
+      renameFlag(argc, argv, "threads", "kernel-threads", renamed);
   cl::ParseCommandLineOptions(arguments.size(), arguments.data(),
                               "PerfDojo search: optimize a kernel with moves\n");
 
@@ -250,8 +238,9 @@ int main(int argc, char **argv) {
   // The run time after each move along the best sequence (cached
   // programs cost nothing; the others are evaluated outside the budget).
   llvm::json::Array bestPath;
-  if (const SearchRecord *best = search.getBest()) {
-    llvm::SmallVector<MoveRequest> moves = best->moves;
+  const SearchRecord *bestRecord = search.getBest();
+  if (bestRecord && timeBestPath) {
+    llvm::SmallVector<MoveRequest> moves = bestRecord->moves;
     for (size_t n = 0; n <= moves.size(); ++n) {
       Evaluation e = evaluator.evaluate(llvm::ArrayRef(moves).take_front(n));
       llvm::json::Object step{{"moves", int64_t(n)},
@@ -347,7 +336,7 @@ int main(int argc, char **argv) {
   } else {
     llvm::outs() << "  no valid program was found\n";
   }
-  if (best)
+  if (best && timeBestPath)
     llvm::outs() << "  best path: " << best->moves.size() + 1
                  << " prefixes timed in "
                  << llvm::format("%.1f",
@@ -369,7 +358,8 @@ int main(int argc, char **argv) {
         "/usr/bin/python3", {"/usr/bin/python3", script, reportPath},
         std::nullopt, silent, /*SecondsToWait=*/120);
     if (rc == 0)
-      llvm::outs() << ", convergence.png, best-path.png";
+      llvm::outs() << ", convergence.png"
+                   << (timeBestPath && best ? ", best-path.png" : "");
     else
       llvm::errs() << "perfdojo-search: plotting failed (is "
                       "python3-matplotlib installed?); the report is "

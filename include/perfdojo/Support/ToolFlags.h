@@ -1,0 +1,37 @@
+//===- ToolFlags.h - command-line helpers shared by the tools --*- C++ -*-===//
+#ifndef PERFDOJO_SUPPORT_TOOLFLAGS_H
+#define PERFDOJO_SUPPORT_TOOLFLAGS_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace perfdojo {
+
+/// argv with `--from[=V]` / `-from[=V]` spelled `--to[=V]`. The tools offer
+/// `--threads`, a name a library linked into them already registers with
+/// llvm::cl, so they register it under another name and rename it here
+/// before parsing. `storage` owns the rewritten strings.
+inline std::vector<char *> renameFlag(int argc, char **argv,
+                                      llvm::StringRef from, llvm::StringRef to,
+                                      std::vector<std::string> &storage) {
+  std::vector<char *> result;
+  storage.reserve(argc);
+  for (int i = 0; i < argc; ++i) {
+    llvm::StringRef arg(argv[i]);
+    llvm::StringRef name = arg.ltrim('-');
+    bool dashed = i > 0 && arg.starts_with("-") && arg.size() - name.size() <= 2;
+    if (dashed && (name == from || name.starts_with((from + "=").str()))) {
+      storage.push_back("--" + to.str() + name.drop_front(from.size()).str());
+      result.push_back(storage.back().data());
+      continue;
+    }
+    result.push_back(argv[i]);
+  }
+  return result;
+}
+
+} // namespace perfdojo
+
+#endif // PERFDOJO_SUPPORT_TOOLFLAGS_H
