@@ -88,8 +88,9 @@ namespace {
 /// y_0..y_ny-1).
 class PairSystem {
 public:
-  PairSystem(const LeafAccesses &x, const LeafAccesses &y)
-      : x(x), y(y), nx(x.sizes.size()), ny(y.sizes.size()) {}
+  PairSystem(const LeafAccesses &x, const LeafAccesses &y, bool fastPaths)
+      : x(x), y(y), nx(x.sizes.size()), ny(y.sizes.size()),
+        fastPaths(fastPaths) {}
 
   /// One row `sum coeffs * vars + constant == 0` per materialized dim.
   void addIndexEqualities(const PhysicalAccess &a, const PhysicalAccess &b) {
@@ -117,10 +118,12 @@ public:
       split[k] = DepthRelation::Greater;
       return feasible(split);
     }
-    if (provablyEmpty(relations))
-      return false;
-    if (std::optional<bool> found = search(relations))
-      return *found;
+    if (fastPaths) {
+      if (provablyEmpty(relations))
+        return false;
+      if (std::optional<bool> found = search(relations))
+        return *found;
+    }
     return !buildPolyhedron(relations).isIntegerEmpty();
   }
 
@@ -318,6 +321,7 @@ private:
 
   const LeafAccesses &x, &y;
   unsigned nx, ny;
+  bool fastPaths;
   SmallVector<SmallVector<int64_t, 16>, 4> equalities;
 };
 } // namespace
@@ -354,7 +358,7 @@ bool DependenceAnalysis::mayConflict(const LeafAccesses &x,
         return false; // different copies
     }
   }
-  PairSystem system(x, y);
+  PairSystem system(x, y, options.fastPaths);
   system.addIndexEqualities(a, b);
   return system.feasible(constrained);
 }

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Conversion/Passes.h"
+#include "perfdojo/Analysis/Privatization.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 
@@ -284,27 +285,6 @@ Value emitIndexToElement(OpBuilder &b, Location loc, Value v, Type elem) {
 // Storage
 //===----------------------------------------------------------------------===//
 
-/// Every array access of `leaf`: the output first, then access operands.
-SmallVector<std::pair<StringRef, AffineMap>> getAccesses(LeafOp leaf) {
-  SmallVector<std::pair<StringRef, AffineMap>> accesses;
-  accesses.push_back({leaf.getArray(), leaf.getIndices()});
-  for (Attribute input : leaf.getInputs())
-    if (auto access = dyn_cast<AccessAttr>(input))
-      accesses.push_back({access.getArray().getValue(), access.getIndices()});
-  return accesses;
-}
-
-/// The innermost `:p` scope enclosing `op` and `other`, if any.
-ScopeOp getCommonParallelScope(Operation *a, Operation *b) {
-  for (Operation *p = a->getParentOp(); p && !isa<KernelOp>(p);
-       p = p->getParentOp()) {
-    auto scope = dyn_cast<ScopeOp>(p);
-    if (scope && scope.getMode() == Mode::parallel && scope->isAncestor(b))
-      return scope;
-  }
-  return {};
-}
-
 LogicalResult KernelLowering::planStorage() {
   for (BufferOp buffer : kernel.getBuffers()) {
     switch (buffer.getLocation()) {
@@ -333,45 +313,17 @@ LogicalResult KernelLowering::planStorage() {
     storages.push_back(std::move(storage));
   }
 
-  // Privatization by location: a stack/reg buffer whose accesses all lie
-  // under one `:p` scope, and whose stored address never depends on that
-  // scope's variable, gets one copy per iteration of the scope.
-  DenseMap<unsigned, SmallVector<LeafOp>> users;
-  kernel.walk([&](LeafOp leaf) {
-    for (auto [array, map] : getAccesses(leaf)) {
-      SmallVector<LeafOp> &list = users[arrayStorage.lookup(array)];
-      if (list.empty() || list.back() != leaf)
-        list.push_back(leaf);
-    }
-  });
-  for (auto &[index, leaves] : users) {
-    Storage &storage = storages[index];
-    if (storage.buffer.isArgument() ||
-        storage.buffer.getLocation() == BufferLocation::heap)
-      continue;
-    ScopeOp scope = getCommonParallelScope(leaves.front(), leaves.front());
-    for (LeafOp leaf : leaves) {
-      while (scope && !scope->isAncestor(leaf))
-        scope = getCommonParallelScope(scope, scope);
-      if (!scope)
-        break;
-    }
-    if (!scope)
-      continue;
-    unsigned depth = scope.getDepth();
-    bool separates = false;
-    for (LeafOp leaf : leaves)
-      for (auto [array, map] : getAccesses(leaf)) {
-        if (arrayStorage.lookup(array) != index)
-          continue;
-        for (unsigned d : storage.dims)
-          if (getLinearForm(map.getResult(d))->coeff(depth) != 0)
-            separates = true;
-      }
-    if (separates)
+  // Privatization by location: the one rule the moves' dependence test
+  // also uses (Analysis/Privatization.h). A buffer private to a `:p` scope
+  // gets one copy per iteration: it is allocated in the scope's outlined
+  // body (once per thread after inlining; every read is covered by a write
+  // of the same iteration, so reusing the copy across iterations is exact).
+  for (Storage &storage : storages) {
+    ScopeOp scope = getPrivatizingScope(kernel, storage.buffer);
+    if (!scope || scope.getMode() != Mode::parallel)
       continue;
     storage.privateTo = scope;
-    privateAllocations[scope].push_back(index);
+    privateAllocations[scope].push_back(&storage - storages.data());
   }
   return success();
 }

@@ -6,6 +6,25 @@
 // RUN: perfdojo-opt %t/position.mlir --dojo-apply="expand_dim t.2 4 0" -verify-diagnostics
 // RUN: perfdojo-opt %t/extent.mlir --dojo-apply="expand_dim t.0 0 0" -verify-diagnostics
 // RUN: perfdojo-opt %t/below.mlir --dojo-apply="expand_dim t.0 8 1" -verify-diagnostics
+// RUN: perfdojo-opt %t/lanes.mlir --dojo-apply="expand_dim t.1 4 0" -verify-diagnostics
+
+//--- lanes.mlir
+// A new last dimension multiplies the stride of the lane dimension by 4.
+// expected-error @+1 {{'expand_dim t.1 4 0': the new layout of 't' would make the output of a vector leaf move by 4 element(s) per lane; vector stores need stride 1 (clear the mode first)}}
+dojo.kernel @negative_lanes {
+  dojo.buffer x f32 [4, 16] heap in
+  dojo.buffer t f32 [16] stack
+  dojo.buffer y f32 [4, 16] heap out
+  dojo.scope 4 {
+    dojo.scope 16:v {
+      // expected-note @+1 {{the vector leaf}}
+      dojo.leaf t[{1}] = x[{0}, {1}]
+    }
+    dojo.scope 16:v {
+      dojo.leaf y[{0}, {1}] = t[{1}]
+    }
+  }
+}
 
 //--- location.mlir
 // expected-error @+1 {{'expand_dim t 4 0': expected a buffer position like 't.0' but found 't'}}

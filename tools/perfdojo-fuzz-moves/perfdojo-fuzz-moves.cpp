@@ -15,7 +15,10 @@
 // without bound (add_scope, cut_scope, privatize_reduction on their own
 // results). `--max-evaluations=N` bounds the leaf instances of one run (by
 // default 64 times the original's, at least 65536): add_scope multiplies
-// them, and the interpreter runs every state. Skipped moves are counted in
+// them, and the interpreter runs every state; `--max-elements=N` bounds the
+// allocated buffer elements (by default 64 times the original's, at least
+// 2^20): privatize_reduction on partial results multiplies them, and the
+// interpreter allocates every buffer. Skipped moves are counted in
 // `skipped=`, and `largest=` is the largest kernel size a walk reached.
 //
 // `--script=FILE` replays a move script (kernels/scripts/*.moves: one move
@@ -75,6 +78,12 @@ static cl::opt<int64_t> maxEvaluationsOption(
              "instances (0: no limit; default: 64 times the kernel's, at "
              "least 65536)"),
     cl::cat(fuzzCategory));
+static cl::opt<int64_t> maxElementsOption(
+    "max-elements", cl::init(-1),
+    cl::desc("Skip moves whose result allocates more than this many buffer "
+             "elements in all (0: no limit; default: 64 times the kernel's, "
+             "at least 2^20)"),
+    cl::cat(fuzzCategory));
 static cl::opt<std::string>
     scriptFile("script", cl::init(""),
                cl::desc("Replay this move script instead of random walks, "
@@ -122,6 +131,24 @@ int64_t countEvaluations(dojo::KernelOp kernel) {
     if (llvm::AddOverflow(total, box, total))
       total = INT64_MAX;
   });
+  return total;
+}
+
+/// Allocated elements of all buffers of `kernel` (`:N` dimensions count
+/// once; saturating): privatize_reduction on its own partial results
+/// multiplies them.
+int64_t countElements(dojo::KernelOp kernel) {
+  int64_t total = 0;
+  for (dojo::BufferOp buffer : kernel.getBuffers()) {
+    int64_t elements = 1;
+    for (unsigned k = 0; k < buffer.getRank(); ++k)
+      if (!buffer.getReused()[k] &&
+          llvm::MulOverflow(elements, int64_t(buffer.getAllocatedExtent(k)),
+                            elements))
+        elements = INT64_MAX;
+    if (llvm::AddOverflow(total, elements, total))
+      total = INT64_MAX;
+  }
   return total;
 }
 
@@ -199,6 +226,11 @@ int main(int argc, char **argv) {
       maxEvaluationsOption >= 0
           ? int64_t(maxEvaluationsOption)
           : std::max<int64_t>(65536, 64 * countEvaluations(originalKernel));
+  int64_t maxElements =
+      maxElementsOption >= 0
+          ? int64_t(maxElementsOption)
+          : std::max<int64_t>(int64_t(1) << 20,
+                              64 * countElements(originalKernel));
   unsigned numWalks = replay ? 1 : walks.getValue();
   unsigned numSteps = replay ? replay->size() : length.getValue();
 
@@ -255,7 +287,8 @@ int main(int argc, char **argv) {
           unsigned nodes = countNodes(kernel);
           if ((maxNodes == 0 || nodes <= maxNodes) &&
               (maxEvaluations == 0 ||
-               countEvaluations(kernel) <= maxEvaluations)) {
+               countEvaluations(kernel) <= maxEvaluations) &&
+              (maxElements == 0 || countElements(kernel) <= maxElements)) {
             largest = std::max(largest, nodes);
             applied = true;
             break;

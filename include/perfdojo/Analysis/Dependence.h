@@ -63,6 +63,10 @@ struct DependenceOptions {
   /// Concurrency mode (parallel/vector lanes): only read/read pairs are
   /// free; reductions race.
   bool concurrency = false;
+  /// Use the cheap exact paths (interval and GCD filters, pruned box
+  /// search) before the Presburger test. Off only in tests, which compare
+  /// both (unittests/Analysis/DependenceTest.cpp).
+  bool fastPaths = true;
 };
 
 /// A conflicting pair of instances found by the test.

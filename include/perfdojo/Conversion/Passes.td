@@ -13,10 +13,10 @@ def ConvertDojoToSCFPass : Pass<"convert-dojo-to-scf", "::mlir::ModuleOp"> {
     buffers become `memref.alloc` (`heap`, 64-byte aligned, freed before
     the return) or `memref.alloca` (`stack`, `reg`), with `:N` dimensions
     dropped from the storage and padding added to the allocated extent;
-    arrays that share a buffer use the same memref. A `stack`/`reg` buffer
-    whose accesses all lie under one `:p` scope and whose address does not
-    depend on that scope's variable is allocated inside that scope's body,
-    one copy per iteration (privatization by location).
+    arrays that share a buffer use the same memref. A buffer private to a
+    `:p` scope by its location (getPrivatizingScope, the rule the moves'
+    dependence test uses) is allocated inside that scope's body, one copy
+    per iteration.
 
     Scopes: plain -> `scf.for`; `:u` -> the body repeated with constant
     indices; `:p` -> `scf.parallel` (OpenMP after `convert-scf-to-openmp`);
