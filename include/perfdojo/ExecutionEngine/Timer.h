@@ -14,6 +14,7 @@
 namespace perfdojo {
 
 struct TimingOptions {
+  /// Untimed calls first; at least one per argument copy.
   unsigned warmup = 1;
   unsigned repetitions = 10;
   /// Rotate argument copies until they span this many bytes (0: twice the
