@@ -135,7 +135,7 @@ Evaluation Evaluator::runWorker(const std::string &text,
   llvm::sys::fs::createTemporaryFile("perfdojo-candidate", "dojo", kernelPath);
   llvm::sys::fs::createTemporaryFile("perfdojo-candidate", "json", outPath);
   llvm::sys::fs::createTemporaryFile("perfdojo-candidate", "err", errPath);
-  auto cleanup = llvm::make_scope_exit([&] {
+  llvm::scope_exit cleanup([&] {
     llvm::sys::fs::remove(kernelPath);
     llvm::sys::fs::remove(outPath);
     llvm::sys::fs::remove(errPath);

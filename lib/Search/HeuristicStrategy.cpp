@@ -22,6 +22,8 @@
 
 #include "perfdojo/Moves/Selector.h"
 
+#include "MoveRules.h"
+
 #include "llvm/ADT/StringSet.h"
 
 using namespace perfdojo;
@@ -32,14 +34,6 @@ namespace {
 /// Upper bound on rule applications per phase: a guard against a rule that
 /// keeps applying, never reached by a terminating rule set.
 constexpr unsigned kMaxSteps = 400;
-
-bool tryApply(Game &game, const MoveRequest &move) {
-  if (llvm::Error error = game.apply(move)) {
-    llvm::consumeError(std::move(error));
-    return false;
-  }
-  return true;
-}
 
 MoveRequest makeMove(llvm::StringRef name, std::string location,
                      llvm::ArrayRef<int64_t> params = {}) {
@@ -52,13 +46,13 @@ MoveRequest makeMove(llvm::StringRef name, std::string location,
 
 bool hasOnlyLeaves(ScopeOp scope) {
   return llvm::all_of(scope.getBlock(),
-                      [](mlir::Operation &op) { return isa<LeafOp>(op); });
+                      [](mlir::Operation &op) { return llvm::isa<LeafOp>(op); });
 }
 
 /// Whether the reduction of `leaf` also runs over the scope enclosing its
 /// lane scope `lanes` (that scope's variable is not in the output index).
 bool continuesOutside(LeafOp leaf, ScopeOp lanes) {
-  auto parent = dyn_cast<ScopeOp>(lanes->getParentOp());
+  auto parent = llvm::dyn_cast<ScopeOp>(lanes->getParentOp());
   if (!parent)
     return false;
   unsigned depth = getNodeDepth(parent);
@@ -91,26 +85,16 @@ public:
 
 private:
   void fuse(Game &game) {
+    auto isJoin = [](const MoveRequest &m) { return m.name == "join_scopes"; };
     for (unsigned step = 0; step < kMaxSteps; ++step) {
-      llvm::SmallVector<MoveRequest> legal = game.legalMoves();
-      auto join = llvm::find_if(legal, [](const MoveRequest &m) {
-        return m.name == "join_scopes";
-      });
-      if (join != legal.end()) {
-        if (!tryApply(game, *join))
-          return;
+      if (applyFirstLegal(game, isJoin))
         continue;
-      }
       // A swap of siblings that enables a fusion.
       bool progressed = false;
-      for (const MoveRequest &swap : legal) {
+      for (const MoveRequest &swap : game.legalMoves()) {
         if (swap.name != "swap_siblings" || !tryApply(game, swap))
           continue;
-        llvm::SmallVector<MoveRequest> after = game.legalMoves();
-        auto enabled = llvm::find_if(after, [](const MoveRequest &m) {
-          return m.name == "join_scopes";
-        });
-        if (enabled != after.end() && tryApply(game, *enabled)) {
+        if (applyFirstLegal(game, isJoin)) {
           progressed = true;
           break;
         }
@@ -131,9 +115,9 @@ private:
       kernel.walk([&](ScopeOp scope) {
         if (next || scope.getMode() != Mode::seq || !hasOnlyLeaves(scope))
           return;
-        auto leaf = cast<LeafOp>(scope.getBlock().front());
+        auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
         int64_t width = getVectorWidth(kernel, leaf, options);
-        if (scope.getSize() != width)
+        if (static_cast<int64_t>(scope.getSize()) != width)
           return;
         std::string selector = getNodeSelector(scope);
         if (!llvm::hasSingleElement(scope.getBlock())) {
@@ -170,9 +154,10 @@ private:
         kernel.walk([&](ScopeOp scope) {
           if (next || scope.getMode() != Mode::seq || !hasOnlyLeaves(scope))
             return;
-          auto leaf = cast<LeafOp>(scope.getBlock().front());
+          auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
           int64_t width = getVectorWidth(kernel, leaf, options);
-          if (scope.getSize() <= width || scope.getSize() % width != 0)
+          int64_t size = scope.getSize();
+          if (size <= width || size % width != 0)
             return;
           MoveRequest move =
               makeMove("split_scope", getNodeSelector(scope), {width});
@@ -192,14 +177,9 @@ private:
   }
 
   void placeMemory(Game &game) {
-    for (unsigned step = 0; step < kMaxSteps; ++step) {
-      llvm::SmallVector<MoveRequest> legal = game.legalMoves();
-      auto reuse = llvm::find_if(legal, [](const MoveRequest &m) {
-        return m.name == "reuse_dims";
-      });
-      if (reuse == legal.end() || !tryApply(game, *reuse))
-        break;
-    }
+    applyUntilExhausted(
+        game, [](const MoveRequest &m) { return m.name == "reuse_dims"; },
+        kMaxSteps);
     llvm::SmallVector<std::string> internal;
     for (BufferOp buffer : game.getKernel().getBuffers())
       if (!buffer.isArgument())
@@ -212,7 +192,7 @@ private:
   void parallelize(Game &game) {
     llvm::SmallVector<std::string> tops;
     for (mlir::Operation &op : game.getKernel().getBlock())
-      if (auto scope = dyn_cast<ScopeOp>(op))
+      if (auto scope = llvm::dyn_cast<ScopeOp>(op))
         tops.push_back(getNodeSelector(scope));
     for (const std::string &selector : tops)
       tryApply(game, makeMove("set_parallel", selector));

@@ -8,6 +8,8 @@
 
 #include "perfdojo/Search/Strategies.h"
 
+#include "MoveRules.h"
+
 using namespace perfdojo;
 
 namespace {
@@ -17,19 +19,10 @@ public:
   void run(SearchContext &context) override {
     context.evaluate({});
     Game game(context.getOriginal(), context.getMoveOptions());
-    // Every applied move removes a scope or a materialized dimension, so
-    // the loop ends; the bound is a guard against a bug, not a budget.
-    for (unsigned step = 0; step < 10000; ++step) {
-      llvm::SmallVector<MoveRequest> moves = game.legalMoves();
-      const MoveRequest *pick = nullptr;
-      for (const MoveRequest &move : moves)
-        if (move.name == "join_scopes" || move.name == "reuse_dims") {
-          pick = &move;
-          break;
-        }
-      if (!pick || game.apply(*pick))
-        break;
-    }
+    // Each fusion removes a scope and each reuse a materialized dimension.
+    applyUntilExhausted(game, [](const MoveRequest &move) {
+      return move.name == "join_scopes" || move.name == "reuse_dims";
+    });
     if (!game.history().empty())
       context.evaluate(game.history());
   }

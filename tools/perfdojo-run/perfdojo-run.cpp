@@ -146,12 +146,6 @@ Checksum checksum(const HostBuffer &buffer) {
   return c;
 }
 
-/// `12.345 ms` or `3.210 us`.
-std::string formatSeconds(double seconds) {
-  return seconds >= 1e-3 ? llvm::formatv("{0:f3} ms", seconds * 1e3).str()
-                         : llvm::formatv("{0:f3} us", seconds * 1e6).str();
-}
-
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   size_t n = v.size();

@@ -91,11 +91,6 @@ static cl::opt<bool> quiet("quiet", cl::init(false),
 
 namespace {
 
-std::string formatTime(double seconds) {
-  return seconds >= 1e-3 ? llvm::formatv("{0:f3} ms", seconds * 1e3).str()
-                         : llvm::formatv("{0:f2} us", seconds * 1e6).str();
-}
-
 std::string movesText(llvm::ArrayRef<MoveRequest> moves) {
   std::string text;
   for (const MoveRequest &move : moves)
@@ -151,15 +146,14 @@ int main(int argc, char **argv) {
   if (!kernel)
     return 1;
 
+  // The worker and the plotting script are installed next to this tool.
+  std::string self = llvm::sys::fs::getMainExecutable(
+      argv[0], reinterpret_cast<void *>(&movesText));
+  llvm::StringRef toolDir = llvm::sys::path::parent_path(self);
   EvaluatorOptions options;
   options.runner = runner;
-  if (options.runner.empty()) {
-    std::string self =
-        llvm::sys::fs::getMainExecutable(argv[0], (void *)&formatTime);
-    llvm::SmallString<256> path(llvm::sys::path::parent_path(self));
-    llvm::sys::path::append(path, "perfdojo-run");
-    options.runner = path.str().str();
-  }
+  if (options.runner.empty())
+    options.runner = (toolDir + "/perfdojo-run").str();
   if (!llvm::sys::fs::can_execute(options.runner)) {
     llvm::errs() << "perfdojo-search: cannot execute the worker '"
                  << options.runner << "' (set --runner)\n";
@@ -208,7 +202,7 @@ int main(int argc, char **argv) {
       llvm::errs() << "/" << budget.evaluations;
     llvm::errs() << " evaluations";
     if (best)
-      llvm::errs() << ", best " << formatTime(best->evaluation.seconds);
+      llvm::errs() << ", best " << formatSeconds(best->evaluation.seconds);
     if (best && base)
       llvm::errs() << llvm::format(" (%.2fx)", base->evaluation.seconds /
                                                    best->evaluation.seconds);
@@ -323,10 +317,10 @@ int main(int argc, char **argv) {
                << " s, "
                << threads << " thread(s)\n";
   if (base)
-    llvm::outs() << "  original kernel: " << formatTime(base->evaluation.seconds)
+    llvm::outs() << "  original kernel: " << formatSeconds(base->evaluation.seconds)
                  << "\n";
   if (best) {
-    llvm::outs() << "  best kernel:     " << formatTime(best->evaluation.seconds)
+    llvm::outs() << "  best kernel:     " << formatSeconds(best->evaluation.seconds)
                  << " after " << best->moves.size() << " move(s)";
     if (base)
       llvm::outs() << llvm::format(", %.2fx faster than the original",
@@ -345,11 +339,7 @@ int main(int argc, char **argv) {
   llvm::outs() << "  wrote " << out << "/best.dojo, " << out
                << "/best.moves, " << out << "/report.json";
   if (plot) {
-    // The plotting script is installed next to this tool.
-    std::string self =
-        llvm::sys::fs::getMainExecutable(argv[0], (void *)&formatTime);
-    llvm::SmallString<256> script(llvm::sys::path::parent_path(self));
-    llvm::sys::path::append(script, "plot-search.py");
+    std::string script = (toolDir + "/plot-search.py").str();
     std::optional<llvm::StringRef> silent[] = {llvm::StringRef(""),
                                                llvm::StringRef(""),
                                                std::nullopt};

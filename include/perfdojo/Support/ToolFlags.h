@@ -1,8 +1,14 @@
 //===- ToolFlags.h - command-line helpers shared by the tools --*- C++ -*-===//
+//
+// Small pieces of the tools' command-line interface: flag spelling and the
+// way times are printed.
+//
+//===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_SUPPORT_TOOLFLAGS_H
 #define PERFDOJO_SUPPORT_TOOLFLAGS_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FormatVariadic.h"
 
 #include <string>
 #include <vector>
@@ -30,6 +36,12 @@ inline std::vector<char *> renameFlag(int argc, char **argv,
     result.push_back(argv[i]);
   }
   return result;
+}
+
+/// `12.345 ms` at or above a millisecond, `3.210 us` below.
+inline std::string formatSeconds(double seconds) {
+  return seconds >= 1e-3 ? llvm::formatv("{0:f3} ms", seconds * 1e3).str()
+                         : llvm::formatv("{0:f3} us", seconds * 1e6).str();
 }
 
 } // namespace perfdojo
