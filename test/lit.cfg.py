@@ -19,6 +19,11 @@ llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tools = ["perfdojo-opt", "perfdojo-translate", "perfdojo-run", "perfdojo-fuzz-moves",
          "perfdojo-search"]
+# The libtorch baseline (perfdojo-run-torch) exists only in builds with
+# PERFDOJO_ENABLE_TORCH; its tests are `REQUIRES: torch`.
+if getattr(config, "perfdojo_enable_torch", False):
+    config.available_features.add("torch")
+    tools.append("perfdojo-run-torch")
 # The worker's full path, for tests that wrap it (test/Search/isolation.test).
 config.substitutions.append(
     ("%search-worker", os.path.join(config.perfdojo_tools_dir, "perfdojo-run")))

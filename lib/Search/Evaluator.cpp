@@ -2,15 +2,21 @@
 
 #include "perfdojo/Search/Evaluator.h"
 #include "perfdojo/Moves/Game.h"
+#include "perfdojo/Runtime/WorkCounts.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
+
+#include <chrono>
+#include <cmath>
 
 using namespace perfdojo;
 
@@ -28,6 +34,8 @@ llvm::StringRef perfdojo::stringifyEvaluationStatus(EvaluationStatus status) {
     return "timeout";
   case EvaluationStatus::Mismatch:
     return "mismatch";
+  case EvaluationStatus::Pruned:
+    return "pruned";
   }
   return "unknown";
 }
@@ -36,7 +44,8 @@ static std::optional<EvaluationStatus> parseStatus(llvm::StringRef text) {
   for (EvaluationStatus s :
        {EvaluationStatus::Ok, EvaluationStatus::IllegalMove,
         EvaluationStatus::Failed, EvaluationStatus::Crashed,
-        EvaluationStatus::Timeout, EvaluationStatus::Mismatch})
+        EvaluationStatus::Timeout, EvaluationStatus::Mismatch,
+        EvaluationStatus::Pruned})
     if (stringifyEvaluationStatus(s) == text)
       return s;
   return std::nullopt;
@@ -51,32 +60,41 @@ Evaluator::Evaluator(dojo::KernelOp original, std::string originalPath,
                      EvaluatorOptions options)
     : original(original), originalPath(std::move(originalPath)),
       options(std::move(options)) {
+  this->options.jobs = std::max(1u, this->options.jobs);
   if (!this->options.cacheDir.empty())
     llvm::sys::fs::create_directories(this->options.cacheDir);
   originalText = Game(original, this->options.moves).print();
+  originalWork = countWork(original).leafEvaluations;
+  if (this->options.jobs > 1 &&
+      llvm::sys::fs::createTemporaryFile("perfdojo-timing", "lock", lockPath))
+    lockPath.clear(); // without a lock file, workers time concurrently
 }
 
-llvm::Expected<std::string>
-Evaluator::materialize(llvm::ArrayRef<MoveRequest> moves) {
+Evaluator::~Evaluator() {
+  if (!lockPath.empty())
+    llvm::sys::fs::remove(lockPath);
+}
+
+llvm::Expected<Evaluator::Candidate>
+Evaluator::build(llvm::ArrayRef<MoveRequest> moves) {
   Game game(original, options.moves);
   for (const MoveRequest &move : moves)
     if (llvm::Error error = game.apply(move))
       return llvm::createStringError(move.str() + ": " +
                                      llvm::toString(std::move(error)));
-  return game.print();
+  return Candidate{game.print(),
+                   countWork(game.getKernel()).leafEvaluations};
 }
 
-Evaluation Evaluator::evaluate(llvm::ArrayRef<MoveRequest> moves) {
-  llvm::Expected<std::string> text = materialize(moves);
-  if (!text) {
-    Evaluation e;
-    e.status = EvaluationStatus::IllegalMove;
-    e.message = llvm::toString(text.takeError());
-    return e;
-  }
-  // Timings depend on the thread count: part of the key.
-  std::string key =
-      hashKernelText(*text) + "-t" + std::to_string(options.threads);
+llvm::Expected<std::string>
+Evaluator::materialize(llvm::ArrayRef<MoveRequest> moves) {
+  llvm::Expected<Candidate> candidate = build(moves);
+  if (!candidate)
+    return candidate.takeError();
+  return std::move(candidate->text);
+}
+
+std::optional<Evaluation> Evaluator::lookup(const std::string &key) {
   auto it = cache.find(key);
   if (it == cache.end() && !options.cacheDir.empty()) {
     // The persistent cache: one JSON file per program.
@@ -100,15 +118,101 @@ Evaluation Evaluator::evaluate(llvm::ArrayRef<MoveRequest> moves) {
       }
     }
   }
-  if (it != cache.end()) {
-    ++cacheHits;
-    Evaluation e = it->second;
-    e.cached = true;
-    return e;
-  }
-  Evaluation e = runWorker(*text, key);
-  store(e);
+  if (it == cache.end())
+    return std::nullopt;
+  ++cacheHits;
+  Evaluation e = it->second;
+  e.cached = true;
+  e.workerSeconds = 0;
   return e;
+}
+
+unsigned Evaluator::getTimeLimit() const {
+  if (originalWorkerSeconds <= 0)
+    return options.timeoutSeconds;
+  double limit = std::max(10.0, 20 * originalWorkerSeconds * options.jobs);
+  return std::min<unsigned>(options.timeoutSeconds,
+                            static_cast<unsigned>(std::ceil(limit)));
+}
+
+Evaluation Evaluator::evaluate(llvm::ArrayRef<MoveRequest> moves) {
+  return evaluateBatch({llvm::SmallVector<MoveRequest>(moves)}).front();
+}
+
+std::vector<Evaluation> Evaluator::evaluateBatch(
+    llvm::ArrayRef<llvm::SmallVector<MoveRequest>> candidates) {
+  std::vector<Evaluation> results(candidates.size());
+  // Candidates that need a worker: index into `results`, text.
+  std::vector<std::pair<size_t, std::string>> pending;
+  llvm::StringMap<size_t> pendingByKey;
+  std::vector<std::pair<size_t, size_t>> duplicates; // (result, pending)
+  for (auto [index, moves] : llvm::enumerate(candidates)) {
+    Evaluation &e = results[index];
+    llvm::Expected<Candidate> candidate = build(moves);
+    if (!candidate) {
+      e.status = EvaluationStatus::IllegalMove;
+      e.message = llvm::toString(candidate.takeError());
+      continue;
+    }
+    // Timings depend on the thread count: part of the key.
+    e.key = hashKernelText(candidate->text) + "-t" +
+            std::to_string(options.threads);
+    if (std::optional<Evaluation> hit = lookup(e.key)) {
+      e = *hit;
+      continue;
+    }
+    if (auto it = pendingByKey.find(e.key); it != pendingByKey.end()) {
+      duplicates.push_back({index, it->second});
+      continue;
+    }
+    if (options.maxWorkRatio > 0 && originalWork > 0 &&
+        candidate->text != originalText &&
+        candidate->leafEvaluations > options.maxWorkRatio * originalWork) {
+      e.status = EvaluationStatus::Pruned;
+      e.message = llvm::formatv("{0:f1}x the original kernel's leaf "
+                                "evaluations",
+                                double(candidate->leafEvaluations) /
+                                    originalWork)
+                      .str();
+      store(e);
+      continue;
+    }
+    pendingByKey[e.key] = pending.size();
+    pending.push_back({index, std::move(candidate->text)});
+  }
+
+  // Once the original kernel has run, its worker time bounds the others'.
+  unsigned limit = getTimeLimit();
+  std::vector<Evaluation> ran(pending.size());
+  auto run = [&](size_t p) {
+    const auto &[index, text] = pending[p];
+    ran[p] = runWorker(text, results[index].key,
+                       text == originalText ? options.timeoutSeconds : limit);
+  };
+  if (options.jobs == 1 || pending.size() <= 1) {
+    for (size_t p = 0; p < pending.size(); ++p)
+      run(p);
+  } else {
+    llvm::DefaultThreadPool pool(llvm::hardware_concurrency(
+        std::min<unsigned>(options.jobs, pending.size())));
+    for (size_t p = 0; p < pending.size(); ++p)
+      pool.async(run, p);
+    pool.wait();
+  }
+  for (size_t p = 0; p < pending.size(); ++p) {
+    ++workerRuns;
+    Evaluation &e = results[pending[p].first];
+    e = ran[p];
+    if (pending[p].second == originalText && e.ok())
+      originalWorkerSeconds = e.workerSeconds;
+    store(e);
+  }
+  for (auto [index, p] : duplicates) {
+    ++cacheHits;
+    results[index] = results[pending[p].first];
+    results[index].cached = true;
+  }
+  return results;
 }
 
 void Evaluator::store(const Evaluation &e) {
@@ -127,8 +231,8 @@ void Evaluator::store(const Evaluation &e) {
 }
 
 Evaluation Evaluator::runWorker(const std::string &text,
-                                const std::string &key) {
-  ++workerRuns;
+                                const std::string &key,
+                                unsigned timeoutSeconds) const {
   Evaluation e;
   e.key = key;
   llvm::SmallString<128> kernelPath, outPath, errPath;
@@ -157,13 +261,20 @@ Evaluation Evaluator::runWorker(const std::string &text,
   llvm::SmallVector<llvm::StringRef> args = {
       options.runner, kernelPath, "--json", threads, reps, baseline,
       reference};
+  std::string lock = "--timing-lock=" + lockPath.str().str();
+  if (!lockPath.empty())
+    args.push_back(lock);
   std::optional<llvm::StringRef> redirects[] = {
       llvm::StringRef(""), llvm::StringRef(outPath), llvm::StringRef(errPath)};
   std::string error;
   bool failedToRun = false;
+  auto start = std::chrono::steady_clock::now();
   int rc = llvm::sys::ExecuteAndWait(options.runner, args, std::nullopt,
-                                     redirects, options.timeoutSeconds, 0,
-                                     &error, &failedToRun);
+                                     redirects, timeoutSeconds, 0, &error,
+                                     &failedToRun);
+  e.workerSeconds = std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - start)
+                        .count();
   auto readFile = [](llvm::StringRef path) {
     auto buffer = llvm::MemoryBuffer::getFile(path);
     return buffer ? (*buffer)->getBuffer().str() : std::string();
@@ -177,8 +288,8 @@ Evaluation Evaluator::runWorker(const std::string &text,
   if (rc == -2) {
     bool timedOut = llvm::StringRef(error).contains("timed out");
     e.status = timedOut ? EvaluationStatus::Timeout : EvaluationStatus::Crashed;
-    e.message = timedOut ? "exceeded " +
-                               std::to_string(options.timeoutSeconds) + " s"
+    e.message = timedOut ? "exceeded " + std::to_string(timeoutSeconds) +
+                               " s"
                          : error + (err.empty() ? "" : ": " + err);
     return e;
   }

@@ -8,6 +8,7 @@
 #define PERFDOJO_LIB_SEARCH_MOVERULES_H
 
 #include "perfdojo/Moves/Game.h"
+#include "perfdojo/Moves/Selector.h"
 
 namespace perfdojo {
 
@@ -39,6 +40,36 @@ inline void applyUntilExhausted(
   for (unsigned step = 0; step < maxSteps; ++step)
     if (!applyFirstLegal(game, accept))
       return;
+}
+
+/// Lanes of a vector register for the element type of the array `leaf`
+/// writes.
+inline int64_t getVectorLanes(dojo::KernelOp kernel, dojo::LeafOp leaf,
+                              const MoveOptions &options) {
+  mlir::Type type = kernel.lookupArray(leaf.getArray()).getElementType();
+  int64_t bytes = std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
+  return std::max<int64_t>(1, options.vectorBytes / bytes);
+}
+
+/// The scope a move's location names, or null.
+inline dojo::ScopeOp getTargetScope(Game &game, const MoveRequest &move) {
+  llvm::Expected<mlir::Operation *> node =
+      resolveNode(game.getKernel(), move.location);
+  if (!node) {
+    llvm::consumeError(node.takeError());
+    return nullptr;
+  }
+  return llvm::dyn_cast<dojo::ScopeOp>(*node);
+}
+
+/// Applies `moves` in order, skipping those that are no longer legal (an
+/// edit earlier in a sequence can invalidate later selectors); returns how
+/// many applied.
+inline size_t replayLegal(Game &game, llvm::ArrayRef<MoveRequest> moves) {
+  size_t applied = 0;
+  for (const MoveRequest &move : moves)
+    applied += tryApply(game, move);
+  return applied;
 }
 
 } // namespace perfdojo

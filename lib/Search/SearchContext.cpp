@@ -10,6 +10,13 @@ SearchContext::SearchContext(Evaluator &evaluator, dojo::KernelOp original,
     : evaluator(evaluator), original(original), budget(budget), random(seed),
       moveOptions(moveOptions), start(std::chrono::steady_clock::now()) {}
 
+/// Pruned candidates and illegal sequences cost no worker run: they are
+/// recorded but do not use up an evaluation budget.
+static bool countsAgainstBudget(const Evaluation &evaluation) {
+  return evaluation.status != EvaluationStatus::Pruned &&
+         evaluation.status != EvaluationStatus::IllegalMove;
+}
+
 double SearchContext::getElapsedSeconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                        start)
@@ -17,7 +24,7 @@ double SearchContext::getElapsedSeconds() const {
 }
 
 bool SearchContext::exhausted() const {
-  if (budget.evaluations && records.size() >= budget.evaluations)
+  if (budget.evaluations && spent >= budget.evaluations)
     return true;
   return budget.seconds > 0 && getElapsedSeconds() >= budget.seconds;
 }
@@ -29,12 +36,40 @@ SearchContext::evaluate(llvm::ArrayRef<MoveRequest> moves) {
   SearchRecord record;
   record.moves.assign(moves.begin(), moves.end());
   record.evaluation = evaluator.evaluate(moves);
+  spent += countsAgainstBudget(record.evaluation);
   record.elapsedSeconds = getElapsedSeconds();
   records.push_back(std::move(record));
   if (observer)
     observer(*this);
   return records.back().evaluation;
 }
+
+std::vector<std::optional<Evaluation>> SearchContext::evaluateBatch(
+    llvm::ArrayRef<llvm::SmallVector<MoveRequest>> candidates) {
+  std::vector<std::optional<Evaluation>> results(candidates.size());
+  size_t allowed = candidates.size();
+  if (exhausted())
+    allowed = 0;
+  else if (budget.evaluations)
+    allowed = std::min<size_t>(allowed, budget.evaluations - spent);
+  std::vector<Evaluation> evaluations =
+      evaluator.evaluateBatch(candidates.take_front(allowed));
+  double elapsed = getElapsedSeconds();
+  for (size_t i = 0; i < allowed; ++i) {
+    SearchRecord record;
+    record.moves = candidates[i];
+    record.evaluation = evaluations[i];
+    spent += countsAgainstBudget(record.evaluation);
+    record.elapsedSeconds = elapsed;
+    records.push_back(std::move(record));
+    results[i] = records.back().evaluation;
+    if (observer)
+      observer(*this);
+  }
+  return results;
+}
+
+unsigned SearchContext::getJobs() const { return evaluator.getJobs(); }
 
 const SearchRecord *SearchContext::getBest() const {
   const SearchRecord *best = nullptr;

@@ -11,8 +11,10 @@ struct StrategyEntry {
 };
 const StrategyEntry kStrategies[] = {
     {"naive", createNaiveStrategy},
+    {"greedy", createGreedyStrategy},
     {"heuristic", createHeuristicStrategy},
     {"random", createRandomStrategy},
+    {"anneal", createAnnealStrategy},
 };
 } // namespace
 

@@ -113,6 +113,12 @@ static cl::opt<std::string>
     dumpOutputs("dump-outputs", cl::init(""),
                 cl::desc("Write every output element as text to this file"),
                 cl::cat(runCategory));
+static cl::opt<std::string> timingLock(
+    "timing-lock", cl::init(""),
+    cl::desc("Hold an exclusive lock on this file while touching data "
+             "(running, timing, validating), so concurrent runs compile in "
+             "parallel but time one at a time (perfdojo-search --jobs)"),
+    cl::cat(runCategory));
 static cl::opt<std::string> dumpInputs(
     "dump-inputs", cl::init(""),
     cl::desc("Write every input element (in and inout buffers, before the "
@@ -304,6 +310,72 @@ int main(int argc, char **argv) {
       return 1;
     interp.emplace(std::move(*created));
   }
+  // Which trusted reference validates the outputs.
+  std::string kind;
+  if (validate && !reference) {
+    kind = referenceKind;
+    if (kind == "auto")
+      kind = engine == "interp" || counts.leafEvaluations <= interpLimit
+                 ? "interp"
+                 : "baseline";
+  }
+
+  // Compile first (the kernel, and the baseline when it is the reference):
+  // compilation does not touch kernel data, so concurrent runs overlap it.
+  JitOptions jitOptions;
+  jitOptions.optLevel = std::min(optLevel.getValue(), 3u);
+  jitOptions.approximateMath = approximateMath;
+  std::unique_ptr<JitKernel> jit, referenceJit;
+  std::string referenceName;
+  OwningOpRef<dojo::KernelOp> sequential;
+  if (engine == "jit") {
+    setJitThreads(threads);
+    auto compiled = JitKernel::compile(kernel, jitOptions);
+    if (!compiled) {
+      printError(compiled.takeError());
+      return 1;
+    }
+    jit = std::move(*compiled);
+  }
+  if (kind == "baseline") {
+    dojo::KernelOp trusted = baseline;
+    if (!trusted) {
+      sequential = cast<dojo::KernelOp>(kernel->clone());
+      clearModes(*sequential);
+      trusted = *sequential;
+      referenceName = "this kernel with modes cleared (JIT)";
+    } else {
+      referenceName = "the baseline kernel (JIT)";
+    }
+    auto compiled = JitKernel::compile(trusted, jitOptions);
+    if (!compiled) {
+      printError(compiled.takeError());
+      return 1;
+    }
+    referenceJit = std::move(*compiled);
+  }
+
+  // Everything from here touches data: serialized under --timing-lock.
+  // Error returns leave the lock to the exit, which releases it.
+  std::optional<llvm::sys::fs::file_t> lockFile;
+  if (!timingLock.empty()) {
+    llvm::Expected<llvm::sys::fs::file_t> opened =
+        llvm::sys::fs::openNativeFileForReadWrite(
+            timingLock, llvm::sys::fs::CD_OpenAlways, llvm::sys::fs::OF_None);
+    if (!opened) {
+      llvm::errs() << "perfdojo-run: cannot open the timing lock '"
+                   << timingLock << "': " << toString(opened.takeError())
+                   << "\n";
+      return 1;
+    }
+    lockFile = *opened;
+    if (std::error_code ec = llvm::sys::fs::lockFile(*lockFile)) {
+      llvm::errs() << "perfdojo-run: cannot lock '" << timingLock
+                   << "': " << ec.message() << "\n";
+      return 1;
+    }
+  }
+
   std::optional<ScalarType> argType;
   if (reference)
     argType = ScalarType::f64;
@@ -316,9 +388,6 @@ int main(int argc, char **argv) {
   double med = 0, best = 0;
   CompileTimes compileTimes;
   unsigned copies = 1;
-  JitOptions jitOptions;
-  jitOptions.optLevel = std::min(optLevel.getValue(), 3u);
-  jitOptions.approximateMath = approximateMath;
   if (engine == "interp") {
     // Every repetition starts from the same inputs (inout buffers included).
     for (unsigned r = 0; r < repetitions; ++r) {
@@ -336,21 +405,15 @@ int main(int argc, char **argv) {
     med = median(times);
     best = *std::min_element(times.begin(), times.end());
   } else {
-    setJitThreads(threads);
-    auto jit = JitKernel::compile(kernel, jitOptions);
-    if (!jit) {
-      printError(jit.takeError());
-      return 1;
-    }
-    compileTimes = (*jit)->getCompileTimes();
-    if (llvm::Error err = (*jit)->run(args)) {
+    compileTimes = jit->getCompileTimes();
+    if (llvm::Error err = jit->run(args)) {
       printError(std::move(err));
       return 1;
     }
     TimingOptions timing;
     timing.warmup = warmup;
     timing.repetitions = repetitions;
-    auto measured = timeKernel(**jit, inputs, timing);
+    auto measured = timeKernel(*jit, inputs, timing);
     if (!measured) {
       printError(measured.takeError());
       return 1;
@@ -363,52 +426,33 @@ int main(int argc, char **argv) {
 
   // Validation against the trusted reference on the same inputs.
   std::vector<HostBuffer> refArgs;
-  std::string referenceName;
   double toleranceScale = 1;
   int64_t reductionLength = getMaxReductionLength(baseline ? baseline : kernel);
-  if (validate && !reference) {
-    std::string kind = referenceKind;
-    if (kind == "auto")
-      kind = engine == "interp" || counts.leafEvaluations <= interpLimit
-                 ? "interp"
-                 : "baseline";
-    if (kind == "interp") {
-      referenceName = "the f64 reference (interpreter)";
-      auto ref = Interpreter::create(kernel, InterpreterOptions{true});
-      if (failed(ref))
-        return 1;
-      refArgs = allocateArguments(kernel, ScalarType::f64);
-      for (size_t i = 0; i < args.size(); ++i)
-        refArgs[i].assign(inputs[i]);
-      if (llvm::Error err = ref->run(refArgs)) {
-        printError(std::move(err));
-        return 1;
-      }
-    } else {
-      // The baseline is compiled by the same JIT: both results carry
-      // rounding errors, so the tolerance doubles.
-      toleranceScale = 2;
-      OwningOpRef<dojo::KernelOp> sequential;
-      dojo::KernelOp trusted = baseline;
-      if (!trusted) {
-        sequential = cast<dojo::KernelOp>(kernel->clone());
-        clearModes(*sequential);
-        trusted = *sequential;
-        referenceName = "this kernel with modes cleared (JIT)";
-      } else {
-        referenceName = "the baseline kernel (JIT)";
-      }
-      auto ref = JitKernel::compile(trusted, jitOptions);
-      if (!ref) {
-        printError(ref.takeError());
-        return 1;
-      }
-      refArgs = inputs;
-      if (llvm::Error err = (*ref)->run(refArgs)) {
-        printError(std::move(err));
-        return 1;
-      }
+  if (kind == "interp") {
+    referenceName = "the f64 reference (interpreter)";
+    auto ref = Interpreter::create(kernel, InterpreterOptions{true});
+    if (failed(ref))
+      return 1;
+    refArgs = allocateArguments(kernel, ScalarType::f64);
+    for (size_t i = 0; i < args.size(); ++i)
+      refArgs[i].assign(inputs[i]);
+    if (llvm::Error err = ref->run(refArgs)) {
+      printError(std::move(err));
+      return 1;
     }
+  } else if (kind == "baseline") {
+    // The baseline is compiled by the same JIT: both results carry
+    // rounding errors, so the tolerance doubles.
+    toleranceScale = 2;
+    refArgs = inputs;
+    if (llvm::Error err = referenceJit->run(refArgs)) {
+      printError(std::move(err));
+      return 1;
+    }
+  }
+  if (lockFile) {
+    (void)llvm::sys::fs::unlockFile(*lockFile);
+    llvm::sys::fs::closeFile(*lockFile);
   }
 
   bool allPassed = true;

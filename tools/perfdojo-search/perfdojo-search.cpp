@@ -20,6 +20,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
@@ -37,8 +38,10 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
 static cl::opt<std::string> strategyName(
     "strategy", cl::init("random"),
     cl::desc("Search strategy: naive (fuse and reuse until exhaustion), "
-             "heuristic (the x86 expert pass), random (random sampling "
-             "over seen programs)"),
+             "greedy (naive, then target moves wherever legal), heuristic "
+             "(the x86 expert pass), random (random sampling over seen "
+             "programs), anneal (simulated annealing from the heuristic's "
+             "result); random and anneal need a budget"),
     cl::cat(searchCategory));
 static cl::opt<unsigned> budgetEvals("budget-evals", cl::init(0),
                                      cl::desc("Stop after this many "
@@ -54,6 +57,17 @@ static cl::opt<unsigned> threads("kernel-threads", cl::init(1),
                                  cl::desc("Threads the kernel runs on, also "
                                           "spelled --threads"),
                                  cl::cat(searchCategory));
+static cl::opt<unsigned> jobs(
+    "jobs", cl::init(1),
+    cl::desc("Candidates evaluated at once: they compile concurrently and "
+             "take turns to run and time (keep jobs + kernel threads within "
+             "the cores)"),
+    cl::cat(searchCategory));
+static cl::opt<double> maxWorkRatio(
+    "max-work-ratio", cl::init(4),
+    cl::desc("Do not run candidates with more than this multiple of the "
+             "original's leaf evaluations (0: run all)"),
+    cl::cat(searchCategory));
 static cl::opt<uint64_t> seed("seed", cl::init(0),
                               cl::desc("Seed of the strategy's choices"),
                               cl::cat(searchCategory));
@@ -69,7 +83,10 @@ static cl::opt<unsigned> reps("reps", cl::init(5),
                               cl::desc("Timed repetitions per evaluation"),
                               cl::cat(searchCategory));
 static cl::opt<unsigned> timeout("timeout", cl::init(60),
-                                 cl::desc("Seconds one evaluation may take"),
+                                 cl::desc("Seconds one evaluation may take "
+                                          "at most (candidates get at most "
+                                          "max(10, 20 x the original's) x "
+                                          "jobs)"),
                                  cl::cat(searchCategory));
 static cl::opt<std::string> runner(
     "runner", cl::init(""),
@@ -84,6 +101,12 @@ static cl::opt<bool> timeBestPath(
     "best-path", cl::init(true),
     cl::desc("Time every prefix of the best move sequence for the report "
              "and best-path.png"),
+    cl::cat(searchCategory));
+static cl::opt<bool> compareTorch(
+    "torch", cl::init(true),
+    cl::desc("Time the libtorch operator of the same name on the same shapes "
+             "and thread count for the summary (needs perfdojo-run-torch "
+             "next to this tool)"),
     cl::cat(searchCategory));
 static cl::opt<bool> quiet("quiet", cl::init(false),
                            cl::desc("No progress line"),
@@ -110,6 +133,59 @@ bool writeFile(const std::string &path, llvm::StringRef contents) {
   return true;
 }
 
+/// libtorch's time for the kernel's operator, or why there is none.
+struct TorchTime {
+  std::optional<double> seconds;
+  std::string operatorName, reason;
+};
+
+/// Runs perfdojo-run-torch (next to this tool) on the input kernel: it
+/// validates libtorch's operator against the kernel, then times it like
+/// perfdojo-run times a candidate.
+TorchTime timeLibtorch(llvm::StringRef toolDir) {
+  TorchTime result;
+  std::string tool = (toolDir + "/perfdojo-run-torch").str();
+  if (!llvm::sys::fs::can_execute(tool)) {
+    result.reason = "this build has no libtorch (PERFDOJO_ENABLE_TORCH=OFF)";
+    return result;
+  }
+  llvm::SmallString<128> outPath, errPath;
+  llvm::sys::fs::createTemporaryFile("perfdojo-torch", "json", outPath);
+  llvm::sys::fs::createTemporaryFile("perfdojo-torch", "err", errPath);
+  std::string threadsArg = "--threads=" + std::to_string(threads);
+  std::string repsArg = "--reps=" + std::to_string(reps);
+  std::optional<llvm::StringRef> redirects[] = {
+      llvm::StringRef(""), llvm::StringRef(outPath), llvm::StringRef(errPath)};
+  int rc = llvm::sys::ExecuteAndWait(
+      tool, {tool, inputFile, "--json", threadsArg, repsArg}, std::nullopt,
+      redirects, timeout);
+  auto out = llvm::MemoryBuffer::getFile(outPath);
+  auto err = llvm::MemoryBuffer::getFile(errPath);
+  llvm::sys::fs::remove(outPath);
+  llvm::sys::fs::remove(errPath);
+  if (rc != 0) {
+    llvm::StringRef message =
+        err ? llvm::StringRef((*err)->getBuffer()).trim() : "";
+    message.consume_front("perfdojo-run-torch: ");
+    result.reason = message.empty() ? "perfdojo-run-torch failed"
+                                    : message.split('\n').first.str();
+    return result;
+  }
+  auto json = llvm::json::parse(out ? (*out)->getBuffer() : "");
+  if (!json) {
+    llvm::consumeError(json.takeError());
+    result.reason = "perfdojo-run-torch printed no report";
+    return result;
+  }
+  if (const llvm::json::Object *o = json->getAsObject()) {
+    result.seconds = o->getNumber("time_median_s");
+    result.operatorName = o->getString("operator").value_or("").str();
+  }
+  if (!result.seconds)
+    result.reason = "perfdojo-run-torch printed no time";
+  return result;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -128,8 +204,7 @@ int main(int argc, char **argv) {
                  << llvm::join(getStrategyNames(), ", ") << "\n";
     return 1;
   }
-  if (!budgetEvals && !budgetSeconds && strategyName != "naive" &&
-      strategyName != "heuristic") {
+  if (!budgetEvals && !budgetSeconds && strategy->needsBudget()) {
     llvm::errs() << "perfdojo-search: give a budget (--budget-evals and/or "
                     "--budget-seconds)\n";
     return 1;
@@ -162,6 +237,8 @@ int main(int argc, char **argv) {
   options.threads = threads;
   options.repetitions = reps;
   options.timeoutSeconds = timeout;
+  options.jobs = std::max(1u, jobs.getValue());
+  options.maxWorkRatio = maxWorkRatio;
   options.cacheDir = cacheDir;
   std::string out = outDir.empty()
                         ? "perfdojo-search-" + kernel.getSymName().str()
@@ -197,7 +274,7 @@ int main(int argc, char **argv) {
     const SearchRecord *best = s.getBest();
     const SearchRecord *base = s.getBaseline();
     llvm::errs() << "\r\033[K[" << strategyName << "] "
-                 << s.getRecords().size();
+                 << s.getSpentEvaluations();
     if (budget.evaluations)
       llvm::errs() << "/" << budget.evaluations;
     llvm::errs() << " evaluations";
@@ -211,8 +288,9 @@ int main(int argc, char **argv) {
     if (budget.seconds > 0)
       eta = budget.seconds - elapsed;
     if (budget.evaluations) {
-      double perEval = elapsed / s.getRecords().size();
-      double byEvals = perEval * (budget.evaluations - s.getRecords().size());
+      double perEval = elapsed / std::max(1u, s.getSpentEvaluations());
+      double byEvals =
+          perEval * (budget.evaluations - s.getSpentEvaluations());
       eta = eta < 0 ? byEvals : std::min(eta, byEvals);
     }
     if (eta >= 0)
@@ -247,11 +325,19 @@ int main(int argc, char **argv) {
     }
   }
 
+  double bestPathSeconds = search.getElapsedSeconds() - searchSeconds;
+  TorchTime torch;
+  if (compareTorch)
+    torch = timeLibtorch(toolDir);
+  else
+    torch.reason = "not measured (--torch=false)";
+
   // Report: every evaluation, then the best program and its script.
   llvm::json::Array evaluations;
-  unsigned valid = 0;
+  unsigned valid = 0, pruned = 0;
   for (const SearchRecord &r : search.getRecords()) {
     valid += r.evaluation.ok();
+    pruned += r.evaluation.status == EvaluationStatus::Pruned;
     llvm::json::Array moves;
     for (const MoveRequest &m : r.moves)
       moves.push_back(m.str());
@@ -265,6 +351,8 @@ int main(int argc, char **argv) {
       o["time_s"] = r.evaluation.seconds;
       o["compile_ms"] = r.evaluation.compileMs;
     }
+    if (r.evaluation.workerSeconds > 0)
+      o["worker_s"] = r.evaluation.workerSeconds;
     if (!r.evaluation.message.empty())
       o["message"] = r.evaluation.message;
     evaluations.push_back(std::move(o));
@@ -276,16 +364,26 @@ int main(int argc, char **argv) {
       {"input", inputFile.getValue()},
       {"strategy", strategyName.getValue()},
       {"threads", int64_t(threads)},
+      {"jobs", int64_t(options.jobs)},
       {"seed", int64_t(seed)},
-      {"evaluations", int64_t(search.getRecords().size())},
+      {"evaluations", int64_t(search.getSpentEvaluations())},
+      {"pruned", int64_t(pruned)},
       {"worker_runs", int64_t(workerRuns)},
       {"cache_hits", int64_t(cacheHits)},
       {"elapsed_s", searchSeconds},
-      {"best_path_s", search.getElapsedSeconds() - searchSeconds},
+      {"evaluations_per_minute",
+       searchSeconds > 0 ? 60 * search.getSpentEvaluations() / searchSeconds
+                         : 0.0},
+      {"best_path_s", bestPathSeconds},
       {"records", std::move(evaluations)},
       {"best_path", std::move(bestPath)}};
   if (base)
     report["naive_time_s"] = base->evaluation.seconds;
+  if (torch.seconds)
+    report["libtorch"] = llvm::json::Object{
+        {"operator", torch.operatorName}, {"time_s", *torch.seconds}};
+  else
+    report["libtorch"] = llvm::json::Object{{"reason", torch.reason}};
   if (best) {
     report["best_time_s"] = best->evaluation.seconds;
     llvm::json::Array moves;
@@ -310,22 +408,33 @@ int main(int argc, char **argv) {
   }
 
   llvm::outs() << "perfdojo-search " << strategyName << " on "
-               << kernel.getSymName() << ": " << search.getRecords().size()
+               << kernel.getSymName() << ": " << search.getSpentEvaluations()
                << " evaluations (" << valid << " valid, "
-               << workerRuns << " compiled, " << cacheHits
-               << " cache hits) in " << llvm::format("%.1f", searchSeconds)
-               << " s, "
-               << threads << " thread(s)\n";
+               << workerRuns << " compiled, " << cacheHits << " cache hits"
+               << (pruned ? ", " + std::to_string(pruned) + " pruned" : "")
+               << ") in " << llvm::format("%.1f", searchSeconds)
+               << " s (" << llvm::format("%.0f", 60 * search.getSpentEvaluations() /
+                                                    std::max(searchSeconds, 1e-9))
+               << "/min), " << threads << " thread(s), " << options.jobs
+               << " job(s)\n";
   if (base)
     llvm::outs() << "  original kernel: " << formatSeconds(base->evaluation.seconds)
-                 << "\n";
+                 << " (naive, as written)\n";
+  if (torch.seconds)
+    llvm::outs() << "  libtorch:        " << formatSeconds(*torch.seconds)
+                 << " (" << torch.operatorName << ", same shapes and threads)\n";
+  else
+    llvm::outs() << "  libtorch:        " << torch.reason << "\n";
   if (best) {
     llvm::outs() << "  best kernel:     " << formatSeconds(best->evaluation.seconds)
                  << " after " << best->moves.size() << " move(s)";
     if (base)
-      llvm::outs() << llvm::format(", %.2fx faster than the original",
+      llvm::outs() << llvm::format(": speedup %.2fx over the original",
                                    base->evaluation.seconds /
                                        best->evaluation.seconds);
+    if (torch.seconds)
+      llvm::outs() << llvm::format(", %.2fx over libtorch",
+                                   *torch.seconds / best->evaluation.seconds);
     llvm::outs() << "\n";
   } else {
     llvm::outs() << "  no valid program was found\n";
@@ -333,8 +442,7 @@ int main(int argc, char **argv) {
   if (best && timeBestPath)
     llvm::outs() << "  best path: " << best->moves.size() + 1
                  << " prefixes timed in "
-                 << llvm::format("%.1f",
-                                 search.getElapsedSeconds() - searchSeconds)
+                 << llvm::format("%.1f", bestPathSeconds)
                  << " s\n";
   llvm::outs() << "  wrote " << out << "/best.dojo, " << out
                << "/best.moves, " << out << "/report.json";

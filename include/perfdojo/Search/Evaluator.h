@@ -4,8 +4,11 @@
 // applies the moves, then runs `perfdojo-run` on the result in a worker
 // process with a time limit: it lowers, compiles, validates and times. The
 // original kernel is validated against the f64 interpreter, every other
-// candidate against the original compiled the same way. A crash, a hang or a miscompile of one
-// candidate is recorded with its reason and never stops the search.
+// candidate against the original compiled the same way. A crash, a hang or
+// a miscompile of one candidate is recorded with its reason and never stops
+// the search. Up to `jobs` workers run at once: they compile in parallel and
+// take turns, through a lock file, for everything that touches kernel data,
+// so timings do not disturb each other.
 //
 // Results are cached by a hash of the canonical `.dojo` text of the
 // candidate, so one program reached by two move sequences is evaluated
@@ -33,6 +36,8 @@ enum class EvaluationStatus {
   Crashed,      ///< the worker died (signal) or produced no report
   Timeout,      ///< the worker exceeded the time limit
   Mismatch,     ///< outputs differ from the original: a legality bug
+  Pruned,       ///< not run: far more work than the original (see
+                ///< EvaluatorOptions::maxWorkRatio)
 };
 llvm::StringRef stringifyEvaluationStatus(EvaluationStatus status);
 
@@ -41,6 +46,8 @@ struct Evaluation {
   /// Median run time in seconds (status Ok only).
   double seconds = 0;
   double compileMs = 0;
+  /// Wall-clock seconds of the worker process (0 when not run).
+  double workerSeconds = 0;
   /// Hash of the canonical kernel text: the cache key.
   std::string key;
   std::string message;
@@ -53,8 +60,16 @@ struct EvaluatorOptions {
   std::string runner;
   unsigned threads = 1;
   unsigned repetitions = 5;
-  /// Wall-clock limit of one worker, seconds.
+  /// Wall-clock limit of one worker, seconds. Once the original kernel has
+  /// been evaluated, a candidate gets at most max(10 s, 20 x the original's
+  /// worker time x jobs) within this limit.
   unsigned timeoutSeconds = 60;
+  /// Workers run at once (compile concurrently, time one at a time).
+  unsigned jobs = 1;
+  /// Candidates with more leaf evaluations than this multiple of the
+  /// original's are not run (status Pruned): redundant recomputation, for
+  /// example a large add_scope around a whole nest (0: run everything).
+  double maxWorkRatio = 4;
   /// Persistent cache directory ("" for memory only).
   std::string cacheDir;
   MoveOptions moves;
@@ -67,24 +82,47 @@ public:
   Evaluator(dojo::KernelOp original, std::string originalPath,
             EvaluatorOptions options);
 
+  ~Evaluator();
+
   /// Evaluates the original kernel after `moves`.
   Evaluation evaluate(llvm::ArrayRef<MoveRequest> moves);
+
+  /// Evaluates several candidates, up to `jobs` workers at a time; the
+  /// results are in the order of `candidates`. A program that occurs twice
+  /// runs once (the second is a cache hit).
+  std::vector<Evaluation>
+  evaluateBatch(llvm::ArrayRef<llvm::SmallVector<MoveRequest>> candidates);
 
   /// The candidate's canonical text, or an error if a move is illegal.
   llvm::Expected<std::string> materialize(llvm::ArrayRef<MoveRequest> moves);
 
   unsigned getCacheHits() const { return cacheHits; }
   unsigned getWorkerRuns() const { return workerRuns; }
+  unsigned getJobs() const { return options.jobs; }
 
 private:
-  Evaluation runWorker(const std::string &text, const std::string &key);
+  /// A candidate after its moves: text and leaf evaluations, or an error.
+  struct Candidate {
+    std::string text;
+    int64_t leafEvaluations = 0;
+  };
+  llvm::Expected<Candidate> build(llvm::ArrayRef<MoveRequest> moves);
+  std::optional<Evaluation> lookup(const std::string &key);
+  Evaluation runWorker(const std::string &text, const std::string &key,
+                       unsigned timeoutSeconds) const;
+  unsigned getTimeLimit() const;
   void store(const Evaluation &evaluation);
 
   dojo::KernelOp original;
   std::string originalPath, originalText;
+  int64_t originalWork = 0;
   EvaluatorOptions options;
   llvm::StringMap<Evaluation> cache;
   unsigned cacheHits = 0, workerRuns = 0;
+  /// Worker seconds of the original kernel, once it ran.
+  double originalWorkerSeconds = 0;
+  /// The lock file workers take turns on (jobs > 1).
+  llvm::SmallString<128> lockPath;
 };
 
 /// The hash of a canonical kernel text. Cache keys add the thread count.

@@ -13,6 +13,11 @@ std::unique_ptr<Strategy> createNaiveStrategy();
 std::unique_ptr<Strategy> createHeuristicStrategy();
 /// Global random sampling over the programs seen so far (paper 4.2.2).
 std::unique_ptr<Strategy> createRandomStrategy();
+/// The naive pass, then the CPU target moves wherever they are legal.
+std::unique_ptr<Strategy> createGreedyStrategy();
+/// Simulated annealing over whole move sequences from the heuristic's
+/// result (paper 4.2.1).
+std::unique_ptr<Strategy> createAnnealStrategy();
 
 } // namespace perfdojo
 

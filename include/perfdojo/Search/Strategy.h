@@ -20,7 +20,9 @@
 namespace perfdojo {
 
 struct SearchBudget {
-  unsigned evaluations = 0; ///< 0: unlimited
+  /// Evaluations that ran or came from the cache (pruned candidates do not
+  /// count); 0: unlimited.
+  unsigned evaluations = 0;
   double seconds = 0;       ///< 0: unlimited
 };
 
@@ -41,11 +43,24 @@ public:
   /// Returns nullopt without evaluating once the budget is spent.
   std::optional<Evaluation> evaluate(llvm::ArrayRef<MoveRequest> moves);
 
+  /// Evaluates several candidates, up to the evaluator's job count at a
+  /// time, and records them in order. Candidates past the budget are not
+  /// evaluated (nullopt). Strategies that can propose independent
+  /// candidates use this to keep every job busy.
+  std::vector<std::optional<Evaluation>>
+  evaluateBatch(llvm::ArrayRef<llvm::SmallVector<MoveRequest>> candidates);
+
+  /// Candidates `evaluateBatch` runs at once (the `--jobs` option).
+  unsigned getJobs() const;
+
   bool exhausted() const;
   std::mt19937_64 &getRandom() { return random; }
   dojo::KernelOp getOriginal() const { return original; }
   const MoveOptions &getMoveOptions() const { return moveOptions; }
   const std::vector<SearchRecord> &getRecords() const { return records; }
+  /// Records that count against the evaluation budget (all but pruned
+  /// candidates and illegal sequences).
+  unsigned getSpentEvaluations() const { return spent; }
   /// The fastest valid record so far, if any.
   const SearchRecord *getBest() const;
   /// The record of the original kernel (the naive baseline), once evaluated.
@@ -65,6 +80,8 @@ private:
   std::mt19937_64 random;
   MoveOptions moveOptions;
   std::vector<SearchRecord> records;
+  /// Records that count against `budget.evaluations`.
+  unsigned spent = 0;
   std::chrono::steady_clock::time_point start;
   Observer observer;
 };
@@ -73,6 +90,9 @@ class Strategy {
 public:
   virtual ~Strategy() = default;
   virtual llvm::StringRef getName() const = 0;
+  /// Whether the strategy searches until its budget is spent (and so needs
+  /// one) rather than stopping by itself.
+  virtual bool needsBudget() const { return false; }
   /// Runs until done or until `context.exhausted()`.
   virtual void run(SearchContext &context) = 0;
 };

@@ -1,0 +1,96 @@
+//===- GreedyStrategy.cpp - naive, then target moves wherever legal -------===//
+//
+// The paper's naive pass followed by the target's moves applied wherever
+// they are legal, with no cost model:
+//
+//   1. fuse and reuse until exhaustion (the naive strategy's rules);
+//   2. split every innermost scope whose size is a multiple of the vector
+//      width W (larger than W) by W, so vector moves have W-scopes to take;
+//   3. move each internal buffer to registers, else the stack, then apply
+//      the CPU mode moves until none is legal: set_vector, set_unroll on
+//      scopes of at most kUnrollSize iterations, set_parallel.
+//
+// It evaluates the original kernel and the result of each phase; the best
+// of them is the result. The heuristic strategy is the cost-aware sibling.
+//
+//===----------------------------------------------------------------------===//
+
+#include "perfdojo/Search/Strategies.h"
+
+#include "MoveRules.h"
+
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+
+namespace {
+/// Largest scope the greedy pass unrolls: unrolling large scopes only grows
+/// the code.
+constexpr int64_t kUnrollSize = 8;
+
+/// Whether `move` is one of the CPU mode moves of phase 3 that `game`'s
+/// state should take. Each turns a sequential scope into a mode, so
+/// applying them until none is legal ends.
+bool isModeMove(Game &game, const MoveRequest &move) {
+  if (move.name == "set_vector" || move.name == "set_parallel")
+    return true;
+  if (move.name != "set_unroll")
+    return false;
+  ScopeOp scope = getTargetScope(game, move);
+  return scope && static_cast<int64_t>(scope.getSize()) <= kUnrollSize;
+}
+
+class GreedyStrategy : public Strategy {
+public:
+  llvm::StringRef getName() const override { return "greedy"; }
+  void run(SearchContext &context) override {
+    context.evaluate({});
+    Game game(context.getOriginal(), context.getMoveOptions());
+    applyUntilExhausted(game, [](const MoveRequest &move) {
+      return move.name == "join_scopes" || move.name == "reuse_dims";
+    });
+    if (!game.history().empty())
+      context.evaluate(game.history());
+    size_t before = game.history().size();
+
+    splitByVectorWidth(game, context.getMoveOptions());
+    // Each internal buffer once: registers, else the stack.
+    llvm::SmallVector<std::string> internal;
+    for (BufferOp buffer : game.getKernel().getBuffers())
+      if (!buffer.isArgument())
+        internal.push_back(buffer.getName().str());
+    for (const std::string &name : internal)
+      if (!tryApply(game, MoveRequest{"set_location", name, {2}}))
+        tryApply(game, MoveRequest{"set_location", name, {1}});
+    applyUntilExhausted(game, [&](const MoveRequest &move) {
+      return isModeMove(game, move);
+    });
+    if (game.history().size() != before)
+      context.evaluate(game.history());
+  }
+
+private:
+  static void splitByVectorWidth(Game &game, const MoveOptions &options) {
+    llvm::SmallVector<MoveRequest> splits;
+    game.getKernel().walk([&](ScopeOp scope) {
+      if (!llvm::all_of(scope.getBlock(), [](mlir::Operation &op) {
+            return llvm::isa<LeafOp>(op);
+          }))
+        return;
+      auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
+      int64_t width = getVectorLanes(game.getKernel(), leaf, options);
+      int64_t size = scope.getSize();
+      if (size > width && size % width == 0)
+        splits.push_back(
+            MoveRequest{"split_scope", getNodeSelector(scope), {width}});
+    });
+    // Splitting one scope does not move the selectors of other innermost
+    // scopes (they name leaves and depths), so all apply in one go.
+    for (const MoveRequest &split : splits)
+      tryApply(game, split);
+  }
+};
+} // namespace
+
+std::unique_ptr<Strategy> perfdojo::createGreedyStrategy() {
+  return std::make_unique<GreedyStrategy>();
+}
