@@ -59,6 +59,50 @@ void **ArgumentRotation::next() {
   return result;
 }
 
+TimingResult perfdojo::summarizeTimes(std::vector<double> seconds) {
+  TimingResult result;
+  if (seconds.empty())
+    return result;
+  std::sort(seconds.begin(), seconds.end());
+  size_t n = seconds.size();
+  result.medianSeconds =
+      n % 2 ? seconds[n / 2] : 0.5 * (seconds[n / 2 - 1] + seconds[n / 2]);
+  result.minSeconds = seconds.front();
+  result.repetitions = n;
+  return result;
+}
+
+std::optional<TimingResult>
+perfdojo::timeRotatingCalls(unsigned copies,
+                            llvm::function_ref<bool(unsigned)> call,
+                            const TimingOptions &options) {
+  using Clock = std::chrono::steady_clock;
+  copies = std::max(1u, copies);
+  unsigned next = 0;
+  auto callNext = [&] {
+    unsigned copy = next;
+    next = (next + 1) % copies;
+    return call(copy);
+  };
+  // Warm up with at least one pass over every copy: the copies were just
+  // written, so the last of them still sit in the cache; timing starts in
+  // the steady state where every call finds its data out of cache.
+  for (unsigned w = 0; w < std::max(options.warmup, copies); ++w)
+    if (!callNext())
+      return std::nullopt;
+  std::vector<double> seconds;
+  for (unsigned r = 0; r < std::max(1u, options.repetitions); ++r) {
+    auto start = Clock::now();
+    if (!callNext())
+      return std::nullopt;
+    seconds.push_back(
+        std::chrono::duration<double>(Clock::now() - start).count());
+  }
+  TimingResult result = summarizeTimes(std::move(seconds));
+  result.copies = copies;
+  return result;
+}
+
 llvm::Expected<TimingResult>
 perfdojo::timeKernel(JitKernel &kernel, llvm::ArrayRef<HostBuffer> inputs,
                      const TimingOptions &options) {
@@ -66,28 +110,14 @@ perfdojo::timeKernel(JitKernel &kernel, llvm::ArrayRef<HostBuffer> inputs,
   // Checks the argument types once; the timed calls go through call().
   if (llvm::Error error = kernel.run(rotation.getSet(0)))
     return std::move(error);
-
-  using Clock = std::chrono::steady_clock;
-  // Warm up with at least one pass over every copy: the copies were just
-  // written, so the last of them still sit in the cache; timing starts in
-  // the steady state where every call finds its data out of cache.
-  for (unsigned w = 0; w < std::max(options.warmup, rotation.size()); ++w)
-    kernel.call(rotation.next());
-  std::vector<double> seconds;
-  for (unsigned r = 0; r < std::max(1u, options.repetitions); ++r) {
-    void **arguments = rotation.next();
-    auto start = Clock::now();
-    kernel.call(arguments);
-    seconds.push_back(
-        std::chrono::duration<double>(Clock::now() - start).count());
-  }
-  std::sort(seconds.begin(), seconds.end());
-  TimingResult result;
-  size_t n = seconds.size();
-  result.medianSeconds =
-      n % 2 ? seconds[n / 2] : 0.5 * (seconds[n / 2 - 1] + seconds[n / 2]);
-  result.minSeconds = seconds.front();
-  result.repetitions = n;
-  result.copies = rotation.size();
-  return result;
+  std::vector<void **> pointers;
+  for (unsigned c = 0; c < rotation.size(); ++c)
+    pointers.push_back(rotation.next());
+  return *timeRotatingCalls(
+      rotation.size(),
+      [&](unsigned copy) {
+        kernel.call(pointers[copy]);
+        return true;
+      },
+      options);
 }

@@ -45,22 +45,13 @@ public:
   void run(SearchContext &context) override {
     context.evaluate({});
     Game game(context.getOriginal(), context.getMoveOptions());
-    applyUntilExhausted(game, [](const MoveRequest &move) {
-      return move.name == "join_scopes" || move.name == "reuse_dims";
-    });
+    applyNaiveRules(game);
     if (!game.history().empty())
       context.evaluate(game.history());
     size_t before = game.history().size();
 
     splitByVectorWidth(game, context.getMoveOptions());
-    // Each internal buffer once: registers, else the stack.
-    llvm::SmallVector<std::string> internal;
-    for (BufferOp buffer : game.getKernel().getBuffers())
-      if (!buffer.isArgument())
-        internal.push_back(buffer.getName().str());
-    for (const std::string &name : internal)
-      if (!tryApply(game, MoveRequest{"set_location", name, {2}}))
-        tryApply(game, MoveRequest{"set_location", name, {1}});
+    placeInternalBuffers(game);
     applyUntilExhausted(game, [&](const MoveRequest &move) {
       return isModeMove(game, move);
     });

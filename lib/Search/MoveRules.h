@@ -42,6 +42,27 @@ inline void applyUntilExhausted(
       return;
 }
 
+/// The paper's naive pass (4.1): `join_scopes` and `reuse_dims` wherever
+/// legal, first legal move first, until none is left. Each fusion removes a
+/// scope and each reuse a materialized dimension, so it ends.
+inline void applyNaiveRules(Game &game) {
+  applyUntilExhausted(game, [](const MoveRequest &move) {
+    return move.name == "join_scopes" || move.name == "reuse_dims";
+  });
+}
+
+/// Moves every internal buffer to registers where legal, else to the
+/// stack where legal (dojo::BufferLocation: 1 stack, 2 reg).
+inline void placeInternalBuffers(Game &game) {
+  llvm::SmallVector<std::string> internal;
+  for (dojo::BufferOp buffer : game.getKernel().getBuffers())
+    if (!buffer.isArgument())
+      internal.push_back(buffer.getName().str());
+  for (const std::string &name : internal)
+    if (!tryApply(game, MoveRequest{"set_location", name, {2}}))
+      tryApply(game, MoveRequest{"set_location", name, {1}});
+}
+
 /// Lanes of a vector register for the element type of the array `leaf`
 /// writes.
 inline int64_t getVectorLanes(dojo::KernelOp kernel, dojo::LeafOp leaf,

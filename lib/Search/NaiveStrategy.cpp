@@ -19,10 +19,7 @@ public:
   void run(SearchContext &context) override {
     context.evaluate({});
     Game game(context.getOriginal(), context.getMoveOptions());
-    // Each fusion removes a scope and each reuse a materialized dimension.
-    applyUntilExhausted(game, [](const MoveRequest &move) {
-      return move.name == "join_scopes" || move.name == "reuse_dims";
-    });
+    applyNaiveRules(game);
     if (!game.history().empty())
       context.evaluate(game.history());
   }

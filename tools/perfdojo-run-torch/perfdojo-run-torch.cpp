@@ -139,11 +139,6 @@ ExitCode callOperator(const TorchOperator &op, const Tensors &in,
   }
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 } // namespace
 
 int main(int argc, char **argv) {
@@ -288,29 +283,23 @@ int main(int argc, char **argv) {
   std::vector<Tensors> sets;
   for (unsigned i = 0; i < rotation.size(); ++i)
     sets.push_back(inputTensors(kernel, rotation.getSet(i)));
-  size_t next = 0;
-  // One call on the next copy; the outputs are released inside, as in
+  // One call per copy; the outputs are released inside, as in
   // perfdojo-codegen-bench's loop.
-  auto call = [&]() -> ExitCode {
-    Tensors result;
-    ExitCode code = callOperator(*op, sets[next], name, result);
-    next = (next + 1) % sets.size();
-    return code;
-  };
-  using Clock = std::chrono::steady_clock;
-  for (unsigned w = 0; w < std::max(warmup.getValue(), rotation.size()); ++w)
-    if (ExitCode code = call())
-      return code;
-  std::vector<double> seconds;
-  for (unsigned r = 0; r < std::max(1u, reps.getValue()); ++r) {
-    auto start = Clock::now();
-    if (ExitCode code = call())
-      return code;
-    seconds.push_back(
-        std::chrono::duration<double>(Clock::now() - start).count());
-  }
-  double med = median(seconds);
-  double best = *std::min_element(seconds.begin(), seconds.end());
+  options.warmup = warmup;
+  options.repetitions = reps;
+  ExitCode failure = kOk;
+  std::optional<TimingResult> timing = timeRotatingCalls(
+      sets.size(),
+      [&](unsigned copy) {
+        Tensors result;
+        failure = callOperator(*op, sets[copy], name, result);
+        return failure == kOk;
+      },
+      options);
+  if (!timing)
+    return failure;
+  double med = timing->medianSeconds;
+  double best = timing->minSeconds;
 
   if (json) {
     llvm::json::Object result{{"operator", name},
@@ -318,7 +307,7 @@ int main(int argc, char **argv) {
                               {"threads", int64_t(threads)},
                               {"time_median_s", med},
                               {"time_min_s", best},
-                              {"repetitions", int64_t(seconds.size())},
+                              {"repetitions", int64_t(timing->repetitions)},
                               {"input_copies", int64_t(rotation.size())},
                               {"valid", true},
                               {"max_scaled_error", maxScaledError}};
@@ -330,7 +319,7 @@ int main(int argc, char **argv) {
                << kernel.getSymName() << ", " << threads << " thread(s)\n"
                << validation << "time: median " << formatSeconds(med)
                << ", min " << formatSeconds(best) << " over "
-               << seconds.size() << " run(s)";
+               << timing->repetitions << " run(s)";
   if (rotation.size() > 1)
     llvm::outs() << " rotating " << rotation.size() << " input copies";
   llvm::outs() << "\n";

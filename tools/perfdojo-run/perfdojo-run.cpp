@@ -152,12 +152,6 @@ Checksum checksum(const HostBuffer &buffer) {
   return c;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 std::string shapeOf(dojo::BufferOp buffer) {
   std::string s;
   llvm::raw_string_ostream os(s);
@@ -402,8 +396,9 @@ int main(int argc, char **argv) {
                           std::chrono::steady_clock::now() - start)
                           .count());
     }
-    med = median(times);
-    best = *std::min_element(times.begin(), times.end());
+    TimingResult summary = summarizeTimes(times);
+    med = summary.medianSeconds;
+    best = summary.minSeconds;
   } else {
     compileTimes = jit->getCompileTimes();
     if (llvm::Error err = jit->run(args)) {

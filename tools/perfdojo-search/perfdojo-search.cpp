@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/Runtime/WorkCounts.h"
 #include "perfdojo/Search/Strategy.h"
 #include "perfdojo/Support/ToolFlags.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
@@ -332,6 +333,8 @@ int main(int argc, char **argv) {
   else
     torch.reason = "not measured (--torch=false)";
 
+  WorkCounts work = countWork(kernel);
+
   // Report: every evaluation, then the best program and its script.
   llvm::json::Array evaluations;
   unsigned valid = 0, pruned = 0;
@@ -362,6 +365,9 @@ int main(int argc, char **argv) {
   llvm::json::Object report{
       {"kernel", kernel.getSymName()},
       {"input", inputFile.getValue()},
+      // Work of the operator, to turn times into rates.
+      {"flops", work.flops},
+      {"compulsory_bytes", work.compulsoryBytes},
       {"strategy", strategyName.getValue()},
       {"threads", int64_t(threads)},
       {"jobs", int64_t(options.jobs)},

@@ -52,6 +52,18 @@ private:
 /// the system does not say).
 int64_t getLastLevelCacheBytes();
 
+/// Median, minimum and count of `seconds` (at least one).
+TimingResult summarizeTimes(std::vector<double> seconds);
+
+/// The timing policy shared by every timed thing (compiled kernels,
+/// libtorch operators): `call(c)` runs once on argument copy c of `copies`,
+/// cycling; first warm-up calls, at least one per copy, then
+/// `options.repetitions` timed calls. `call` returns false to stop (its
+/// caller reports why); the result is then nullopt.
+std::optional<TimingResult>
+timeRotatingCalls(unsigned copies, llvm::function_ref<bool(unsigned)> call,
+                  const TimingOptions &options);
+
 /// Times `kernel` on copies of `inputs` (its arguments in declaration order,
 /// already filled).
 llvm::Expected<TimingResult> timeKernel(JitKernel &kernel,

@@ -1,0 +1,232 @@
+#!/usr/bin/python3
+"""Runs perfdojo-search over kernels x strategies and tabulates the results.
+
+For every kernel (a .dojo file) and strategy it runs
+
+  perfdojo-search KERNEL --strategy=S --budget-evals=N --threads=T ...
+
+into OUT/<kernel>/<strategy>/ (one evaluation cache per kernel, shared by
+the strategies, so a program two strategies reach is timed once and ranked
+the same). libtorch is timed once per kernel, by the first strategy's run.
+Then it writes
+
+  OUT/table.md          speedup of each strategy's best program over the
+                        original (naive) kernel and over libtorch, the best
+                        program's GFLOP/s and compulsory GB/s, geometric means
+  OUT/summary.json      the same numbers
+  OUT/convergence.png   best run time so far over evaluations, per kernel
+                        and strategy (the paper's Figure 13 comparison)
+
+Runs already in OUT are reused (delete a run's directory to redo it), so an
+interrupted sweep resumes.
+
+Usage: search-table.py [--build DIR] [--kernels DIR | FILE ...]
+                       [--strategies heuristic,random,anneal]
+                       [--budget-evals N] [--threads T] [--jobs J] [--out DIR]
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+
+def parse_args():
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("files", nargs="*", help="kernel files (default: --kernels)")
+    p.add_argument("--build", default="build")
+    p.add_argument("--kernels", default="kernels/bench")
+    p.add_argument("--strategies", default="heuristic,random,anneal")
+    p.add_argument("--budget-evals", type=int, default=300)
+    p.add_argument("--threads", type=int, default=1)
+    p.add_argument("--jobs", type=int, default=1)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--out", default="search-table")
+    return p.parse_args()
+
+
+def run_search(args, kernel_path, strategy, out_dir, cache_dir, torch):
+    report = os.path.join(out_dir, "report.json")
+    if os.path.exists(report):
+        with open(report) as f:
+            return json.load(f)
+    command = [
+        os.path.join(args.build, "bin", "perfdojo-search"), kernel_path,
+        f"--strategy={strategy}", f"--threads={args.threads}",
+        f"--jobs={args.jobs}", f"--seed={args.seed}", f"--out={out_dir}",
+        f"--cache={cache_dir}", "--plot=false", "--best-path=false", "--quiet",
+        f"--torch={'true' if torch else 'false'}"]
+    if strategy in ("random", "anneal"):
+        command.append(f"--budget-evals={args.budget_evals}")
+    start = time.time()
+    result = subprocess.run(command, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True)
+    print(f"  {strategy}: {time.time() - start:.0f} s, exit {result.returncode}",
+          flush=True)
+    if not os.path.exists(report):
+        print(result.stdout, file=sys.stderr)
+        return None
+    with open(report) as f:
+        return json.load(f)
+
+
+def fmt_time(seconds):
+    if not seconds:
+        return "-"
+    for unit, scale in (("s", 1), ("ms", 1e-3), ("us", 1e-6)):
+        if seconds >= scale:
+            return f"{seconds / scale:.3g} {unit}"
+    return f"{seconds * 1e9:.3g} ns"
+
+
+def geomean(values):
+    values = [v for v in values if v and v > 0]
+    if not values:
+        return None
+    return math.exp(sum(math.log(v) for v in values) / len(values))
+
+
+def best_so_far(report):
+    xs, ys, best = [], [], None
+    for i, r in enumerate(x for x in report["records"]
+                          if x["status"] != "pruned"):
+        if r["status"] == "ok":
+            best = r["time_s"] if best is None else min(best, r["time_s"])
+        if best is not None:
+            xs.append(i + 1)
+            ys.append(best)
+    return xs, ys
+
+
+def plot(summary, strategies, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    kernels = [k for k in summary if summary[k]["reports"]]
+    if not kernels:
+        return
+    cols = 4
+    rows = (len(kernels) + cols - 1) // cols
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3 * rows),
+                             squeeze=False)
+    for ax, kernel in zip(axes.flat, kernels):
+        naive = summary[kernel].get("naive_s")
+        for strategy in strategies:
+            report = summary[kernel]["reports"].get(strategy)
+            if not report:
+                continue
+            xs, ys = best_so_far(report)
+            if naive:
+                ys = [naive / y for y in ys]
+            ax.step(xs, ys, where="post", label=strategy)
+        ax.set_title(kernel, fontsize=9)
+        ax.set_xlabel("evaluations", fontsize=8)
+        ax.set_ylabel("best speedup over original", fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.grid(alpha=0.3)
+    for ax in list(axes.flat)[len(kernels):]:
+        ax.axis("off")
+    axes.flat[0].legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+def main():
+    args = parse_args()
+    strategies = args.strategies.split(",")
+    files = args.files or sorted(glob.glob(os.path.join(args.kernels, "*.dojo")))
+    os.makedirs(args.out, exist_ok=True)
+    summary = {}
+    for path in files:
+        kernel = os.path.splitext(os.path.basename(path))[0]
+        print(f"{kernel}:", flush=True)
+        entry = {"reports": {}}
+        cache = os.path.join(args.out, kernel, "cache")
+        for i, strategy in enumerate(strategies):
+            report = run_search(args, path, strategy,
+                                os.path.join(args.out, kernel, strategy),
+                                cache, torch=(i == 0))
+            if report:
+                entry["reports"][strategy] = report
+        reports = list(entry["reports"].values())
+        naive = [r["naive_time_s"] for r in reports if "naive_time_s" in r]
+        entry["naive_s"] = min(naive) if naive else None
+        torch = [r["libtorch"]["time_s"] for r in reports
+                 if "time_s" in r.get("libtorch", {})]
+        entry["libtorch_s"] = torch[0] if torch else None
+        if reports:
+            entry["flops"] = reports[0].get("flops")
+            entry["bytes"] = reports[0].get("compulsory_bytes")
+        summary[kernel] = entry
+
+    head = ["kernel", "original", "libtorch"] + \
+        [f"{s} (x orig)" for s in strategies] + \
+        ["best (x orig)", "best (x libtorch)", "best GFLOP/s", "best GB/s"]
+    lines = ["| " + " | ".join(head) + " |",
+             "|" + "---|" * len(head)]
+    vs_naive, vs_torch = [], []
+    per_strategy = {s: [] for s in strategies}
+    for kernel, e in summary.items():
+        naive, torch = e["naive_s"], e["libtorch_s"]
+        bests = {}
+        for s in strategies:
+            r = e["reports"].get(s)
+            if r and "best_time_s" in r:
+                bests[s] = r["best_time_s"]
+        best = min(bests.values()) if bests else None
+        row = [kernel, fmt_time(naive), fmt_time(torch)]
+        for s in strategies:
+            if s in bests and naive:
+                row.append(f"{naive / bests[s]:.2f}")
+                per_strategy[s].append(naive / bests[s])
+            else:
+                row.append("-")
+        if best and naive:
+            row.append(f"{naive / best:.2f}")
+            vs_naive.append(naive / best)
+        else:
+            row.append("-")
+        if best and torch:
+            row.append(f"{torch / best:.2f}")
+            vs_torch.append(torch / best)
+        else:
+            row.append("-")
+        row.append(f"{e['flops'] / best / 1e9:.2f}" if best and e.get("flops")
+                   else "-")
+        row.append(f"{e['bytes'] / best / 1e9:.2f}" if best and e.get("bytes")
+                   else "-")
+        e["best_s"] = best
+        lines.append("| " + " | ".join(row) + " |")
+    geo = ["geomean", "", ""]
+    for s in strategies:
+        g = geomean(per_strategy[s])
+        geo.append(f"{g:.2f}" if g else "-")
+    for values in (vs_naive, vs_torch):
+        g = geomean(values)
+        geo.append(f"{g:.2f}" if g else "-")
+    lines.append("| " + " | ".join(geo + ["", ""]) + " |")
+    table = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out, "table.md"), "w") as f:
+        f.write(f"threads={args.threads} jobs={args.jobs} "
+                f"budget={args.budget_evals} evaluations (random, anneal)\n\n")
+        f.write(table)
+    for e in summary.values():
+        e["strategies"] = {s: {k: r.get(k) for k in (
+            "best_time_s", "evaluations", "worker_runs", "cache_hits",
+            "pruned", "elapsed_s", "evaluations_per_minute")}
+            for s, r in e["reports"].items()}
+    with open(os.path.join(args.out, "summary.json"), "w") as f:
+        json.dump({k: {x: y for x, y in e.items() if x != "reports"}
+                   for k, e in summary.items()}, f, indent=2)
+    try:
+        plot(summary, strategies, os.path.join(args.out, "convergence.png"))
+    except ImportError:
+        print("matplotlib is missing: no convergence.png", file=sys.stderr)
+    print(table)
+
+
+if __name__ == "__main__":
+    main()
