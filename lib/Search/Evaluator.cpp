@@ -68,11 +68,24 @@ Evaluator::Evaluator(dojo::KernelOp original, std::string originalPath,
   if (this->options.jobs > 1 &&
       llvm::sys::fs::createTemporaryFile("perfdojo-timing", "lock", lockPath))
     lockPath.clear(); // without a lock file, workers time concurrently
+  if (!this->options.cacheDir.empty()) {
+    referencePath = this->options.cacheDir + "/" +
+                    hashKernelText(originalText) + ".outputs";
+  } else {
+    llvm::SmallString<128> path;
+    if (!llvm::sys::fs::getPotentiallyUniqueTempFileName("perfdojo-reference",
+                                                         "outputs", path)) {
+      referencePath = path.str().str();
+      referenceIsTemporary = true;
+    }
+  }
 }
 
 Evaluator::~Evaluator() {
   if (!lockPath.empty())
     llvm::sys::fs::remove(lockPath);
+  if (referenceIsTemporary)
+    llvm::sys::fs::remove(referencePath);
 }
 
 llvm::Expected<Evaluator::Candidate>
@@ -253,14 +266,23 @@ Evaluation Evaluator::runWorker(const std::string &text,
   std::string reps = "--reps=" + std::to_string(options.repetitions);
   std::string baseline = "--baseline=" + originalPath;
   // The original kernel is checked against the f64 interpreter (on shapes
-  // it can afford, see perfdojo-run --interp-limit); every other candidate
-  // against the original compiled by the same JIT, which is cheaper.
-  llvm::StringRef reference = text == originalText
-                                  ? "--reference-engine=auto"
-                                  : "--reference-engine=baseline";
+  // it can afford, see perfdojo-run --interp-limit) and saves its outputs;
+  // every other candidate is checked against those, or, before they
+  // exist, against the original compiled by the same JIT.
+  bool isOriginal = text == originalText;
+  std::string reference = "--reference-engine=baseline";
+  if (isOriginal) {
+    reference = "--reference-engine=auto";
+  } else if (!referencePath.empty() &&
+             llvm::sys::fs::exists(referencePath)) {
+    reference = "--reference-outputs=" + referencePath;
+  }
+  std::string save = "--save-outputs=" + referencePath;
   llvm::SmallVector<llvm::StringRef> args = {
       options.runner, kernelPath, "--json", threads, reps, baseline,
       reference};
+  if (isOriginal && !referencePath.empty())
+    args.push_back(save);
   std::string lock = "--timing-lock=" + lockPath.str().str();
   if (!lockPath.empty())
     args.push_back(lock);

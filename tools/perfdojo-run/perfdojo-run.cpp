@@ -11,6 +11,7 @@
 #include "perfdojo/ExecutionEngine/JitKernel.h"
 #include "perfdojo/ExecutionEngine/Timer.h"
 #include "perfdojo/Runtime/Interpreter.h"
+#include "perfdojo/Runtime/OutputFile.h"
 #include "perfdojo/Runtime/WorkCounts.h"
 #include "perfdojo/Support/ToolFlags.h"
 #include "perfdojo/Runtime/Validation.h"
@@ -113,6 +114,16 @@ static cl::opt<std::string>
     dumpOutputs("dump-outputs", cl::init(""),
                 cl::desc("Write every output element as text to this file"),
                 cl::cat(runCategory));
+static cl::opt<std::string> saveOutputs(
+    "save-outputs", cl::init(""),
+    cl::desc("After a successful validation, save the outputs to this "
+             "binary file, a reference for --reference-outputs"),
+    cl::cat(runCategory));
+static cl::opt<std::string> referenceOutputs(
+    "reference-outputs", cl::init(""),
+    cl::desc("Validate against the outputs saved by --save-outputs (same "
+             "--seed) instead of computing a reference"),
+    cl::cat(runCategory));
 static cl::opt<std::string> timingLock(
     "timing-lock", cl::init(""),
     cl::desc("Hold an exclusive lock on this file while touching data "
@@ -306,7 +317,9 @@ int main(int argc, char **argv) {
   }
   // Which trusted reference validates the outputs.
   std::string kind;
-  if (validate && !reference) {
+  if (validate && !reference && !referenceOutputs.empty()) {
+    kind = "file";
+  } else if (validate && !reference) {
     kind = referenceKind;
     if (kind == "auto")
       kind = engine == "interp" || counts.leafEvaluations <= interpLimit
@@ -435,6 +448,31 @@ int main(int argc, char **argv) {
       printError(std::move(err));
       return 1;
     }
+  } else if (kind == "file") {
+    // Saved outputs of the JIT-compiled original: as for the baseline, both
+    // sides carry rounding errors.
+    toleranceScale = 2;
+    referenceName = "the saved reference outputs";
+    auto saved = readOutputFile(referenceOutputs, seed);
+    if (!saved) {
+      printError(saved.takeError());
+      return 1;
+    }
+    refArgs.resize(args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+      if (kernel.lookupArray(args[i].getName()).getRole() == dojo::Role::in)
+        continue;
+      auto it = llvm::find_if(*saved, [&](const HostBuffer &b) {
+        return b.getName() == args[i].getName();
+      });
+      if (it == saved->end() || it->size() != args[i].size()) {
+        llvm::errs() << "perfdojo-run: '" << referenceOutputs
+                     << "' has no output '" << args[i].getName() << "' of "
+                     << args[i].size() << " elements\n";
+        return 1;
+      }
+      refArgs[i] = std::move(*it);
+    }
   } else if (kind == "baseline") {
     // The baseline is compiled by the same JIT: both results carry
     // rounding errors, so the tolerance doubles.
@@ -549,6 +587,16 @@ int main(int argc, char **argv) {
     llvm::errs() << "perfdojo-run: outputs do not match " << referenceName
                  << "\n";
     return 2;
+  }
+  if (!saveOutputs.empty()) {
+    std::vector<const HostBuffer *> outputs;
+    for (const HostBuffer &arg : args)
+      if (kernel.lookupArray(arg.getName()).getRole() != dojo::Role::in)
+        outputs.push_back(&arg);
+    if (llvm::Error error = writeOutputFile(saveOutputs, seed, outputs)) {
+      printError(std::move(error));
+      return 1;
+    }
   }
   return 0;
 }

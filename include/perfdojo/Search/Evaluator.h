@@ -4,7 +4,7 @@
 // applies the moves, then runs `perfdojo-run` on the result in a worker
 // process with a time limit: it lowers, compiles, validates and times. The
 // original kernel is validated against the f64 interpreter, every other
-// candidate against the original compiled the same way. A crash, a hang or
+// candidate against the original's saved outputs. A crash, a hang or
 // a miscompile of one candidate is recorded with its reason and never stops
 // the search. Up to `jobs` workers run at once: they compile in parallel and
 // take turns, through a lock file, for everything that touches kernel data,
@@ -123,6 +123,12 @@ private:
   double originalWorkerSeconds = 0;
   /// The lock file workers take turns on (jobs > 1).
   llvm::SmallString<128> lockPath;
+  /// The original kernel's validated outputs, saved by its worker; the
+  /// other candidates are validated against them (without it, against the
+  /// original compiled again in each worker). In the cache directory when
+  /// there is one, so later runs reuse it.
+  std::string referencePath;
+  bool referenceIsTemporary = false;
 };
 
 /// The hash of a canonical kernel text. Cache keys add the thread count.
