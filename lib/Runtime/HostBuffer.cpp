@@ -2,6 +2,8 @@
 
 #include "perfdojo/Runtime/HostBuffer.h"
 
+#include "llvm/Support/MathExtras.h"
+
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ErrorHandling.h"
 
@@ -148,4 +150,20 @@ void perfdojo::fillInputs(KernelOp kernel, llvm::MutableArrayRef<HostBuffer> arg
       arg.set(i, pos ? 0.5 + 1.5 * u : 2.0 * u - 1.0);
     }
   }
+}
+
+mlir::LogicalResult perfdojo::checkArgumentSizes(dojo::KernelOp kernel,
+                                                 llvm::StringRef tool) {
+  constexpr int64_t kMaxArgumentElements = int64_t(1) << 36;
+  for (dojo::BufferOp buffer : kernel.getBuffers()) {
+    int64_t elements = 1;
+    for (int64_t size : buffer.getShape())
+      if (llvm::MulOverflow(elements, size, elements))
+        elements = kMaxArgumentElements + 1;
+    if (buffer.isArgument() && elements > kMaxArgumentElements)
+      return buffer.emitOpError("buffer '")
+             << buffer.getName() << "' has more than 2^36 elements; " << tool
+             << " does not allocate buffers this large";
+  }
+  return mlir::success();
 }

@@ -193,21 +193,8 @@ int main(int argc, char **argv) {
     }
   }
 
-  // Refuse absurd argument sizes with an error instead of dying in the
-  // allocator (the same limit as perfdojo-run).
-  constexpr int64_t kMaxArgumentElements = int64_t(1) << 36;
-  for (dojo::BufferOp buffer : kernel.getBuffers()) {
-    int64_t elements = 1;
-    for (int64_t size : buffer.getShape())
-      if (llvm::MulOverflow(elements, size, elements))
-        elements = kMaxArgumentElements + 1;
-    if (buffer.isArgument() && elements > kMaxArgumentElements) {
-      buffer.emitOpError("buffer '")
-          << buffer.getName() << "' has more than 2^36 elements; "
-          << "perfdojo-run-torch does not allocate buffers this large";
-      return kError;
-    }
-  }
+  if (failed(checkArgumentSizes(kernel, "perfdojo-run-torch")))
+    return kError;
 
   // The trusted outputs: the kernel as given, compiled like perfdojo-run's
   // default (-O3) on the same seeded inputs.

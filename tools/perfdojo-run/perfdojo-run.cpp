@@ -292,21 +292,8 @@ int main(int argc, char **argv) {
   }
   WorkCounts counts = countWork(baseline ? baseline : kernel);
 
-  // Refuse absurd argument sizes with a located error instead of dying in
-  // the allocator.
-  constexpr int64_t kMaxArgumentElements = int64_t(1) << 36;
-  for (dojo::BufferOp buffer : kernel.getBuffers()) {
-    int64_t elements = 1;
-    for (int64_t size : buffer.getShape())
-      if (llvm::MulOverflow(elements, size, elements))
-        elements = kMaxArgumentElements + 1;
-    if (buffer.isArgument() && elements > kMaxArgumentElements) {
-      buffer.emitOpError("buffer '")
-          << buffer.getName() << "' has more than 2^36 elements; "
-          << "perfdojo-run does not allocate buffers this large";
-      return 1;
-    }
-  }
+  if (failed(checkArgumentSizes(kernel, "perfdojo-run")))
+    return 1;
 
   std::optional<Interpreter> interp;
   if (engine == "interp") {

@@ -70,6 +70,12 @@ private:
   std::unique_ptr<char[], FreeDeleter> storage;
 };
 
+/// Refuses, with an error at the buffer, a kernel whose argument has more
+/// than 2^36 elements: `tool` does not allocate buffers that large, and
+/// failing in the allocator would be a crash instead of a diagnostic.
+mlir::LogicalResult checkArgumentSizes(dojo::KernelOp kernel,
+                                       llvm::StringRef tool);
+
 /// One HostBuffer per argument buffer (role in, out or inout) of `kernel`, in
 /// declaration order, sized to the logical shape. `type` overrides each
 /// buffer's own element type (used for the f64 reference mode).
