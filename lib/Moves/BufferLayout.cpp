@@ -14,11 +14,30 @@
 
 #include "MoveKinds.h"
 
+#include "llvm/ADT/StringSet.h"
+
 using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
 
 namespace perfdojo::moves {
+
+std::string getFreshBufferName(KernelOp kernel, StringRef base,
+                               BufferOp ignore) {
+  llvm::StringSet<> taken;
+  for (BufferOp buffer : kernel.getBuffers()) {
+    if (buffer == ignore)
+      continue;
+    taken.insert(buffer.getName());
+    for (StringRef name : buffer.getArrayNames())
+      taken.insert(name);
+  }
+  if (!taken.contains(base))
+    return base.str();
+  for (unsigned i = 1;; ++i)
+    if (!taken.contains(base.str() + std::to_string(i)))
+      return base.str() + std::to_string(i);
+}
 
 BufferOp lookupBuffer(KernelOp kernel, StringRef name) {
   for (BufferOp buffer : kernel.getBuffers())

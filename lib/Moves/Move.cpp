@@ -2,6 +2,7 @@
 
 #include "MoveKinds.h"
 
+#include "perfdojo/Analysis/Privatization.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
 #include "mlir/IR/Verifier.h"
@@ -55,7 +56,8 @@ llvm::Expected<SmallVector<MoveRequest>> perfdojo::parseMoveScript(StringRef tex
 }
 
 /// `move.check`, then post-verification: a move that restructures the tree
-/// must keep every `:N` mark valid (moves.md 0.4 (c)), and no move may make
+/// must keep every `:N` mark valid (moves.md 0.4 (c)), no move may leave a
+/// `reg` buffer unaddressable (verifyRegisterBuffers), and no move may make
 /// a `:p`, `:v` or GPU scope race (verifyConcurrentScopes). The other moves only
 /// reorder and re-index instances, so they keep the physical data flow, but
 /// the syntactic `:N` check is not invariant under them (e.g. an interchange
@@ -79,7 +81,12 @@ static DiagnosedSilenceableFailure checkAndPostVerify(const Move &move,
   bool concurrentModes = llvm::any_of(
       moves::collectScopes(kernel),
       [](ScopeOp scope) { return moves::isConcurrentMode(scope.getMode()); });
-  if (!reusedDims && !concurrentModes)
+  // Every register buffer must stay addressable (design B8, V11): clearing
+  // a `:u` or restructuring can make an index vary at run time.
+  bool registers = llvm::any_of(kernel.getBuffers(), [](BufferOp buffer) {
+    return buffer.getLocation() == BufferLocation::reg;
+  });
+  if (!reusedDims && !concurrentModes && !registers)
     return result;
   OwningOpRef<KernelOp> copy = kernel.clone();
   MoveState copyState(*copy, state.getOptions());
@@ -87,9 +94,17 @@ static DiagnosedSilenceableFailure checkAndPostVerify(const Move &move,
   if (reusedDims) {
     DiagnosedSilenceableFailure reused =
         moves::verifyReusedDims(*copy, request, errorLoc);
-    if (!reused.succeeded() || !concurrentModes)
+    if (!reused.succeeded())
       return reused;
   }
+  if (registers) {
+    DiagnosedSilenceableFailure addressable =
+        moves::verifyRegisterBuffers(*copy, request, errorLoc);
+    if (!addressable.succeeded())
+      return addressable;
+  }
+  if (!concurrentModes)
+    return DiagnosedSilenceableFailure::success();
   return moves::verifyConcurrentScopes(*copy, request, errorLoc,
                                        state.getOptions());
 }
@@ -125,6 +140,7 @@ ArrayRef<const Move *> perfdojo::getAllMoves() {
       moves::getPadScopeMove(),         moves::getUnpadScopeMove(),
       moves::getShareBufferMove(),      moves::getUnshareBufferMove(),
       moves::getPromoteMove(),          moves::getUnpromoteMove(),
+      moves::getStageRegionMove(),      moves::getUnstageMove(),
       moves::getPrivatizeReductionMove(),
       moves::getUnprivatizeReductionMove(),
       moves::getSetUnrollMove(),        moves::getSetParallelMove(),
@@ -298,21 +314,12 @@ bool isSameIndexList(AffineMap a, AffineMap b) {
   return true;
 }
 
-unsigned countCommonScopes(LeafOp a, LeafOp b) {
-  SmallVector<Operation *, 8> pathA = getScopePath(a), pathB = getScopePath(b);
-  unsigned common = 0;
-  while (common < pathA.size() && common < pathB.size() &&
-         pathA[common] == pathB[common])
-    ++common;
-  return common;
-}
-
 bool mayConflictEarlier(DependenceAnalysis &deps, LeafOp x,
                         const PhysicalAccess &a, LeafOp y,
                         const PhysicalAccess &b, DependenceOptions options) {
   const LeafAccesses &xs = deps.getLeafAccesses(x);
   const LeafAccesses &ys = deps.getLeafAccesses(y);
-  unsigned common = countCommonScopes(x, y);
+  unsigned common = getCommonScopeCount(x, y);
   // The instances first differ at depth k < common, x's being smaller ...
   for (unsigned k = 0; k < common; ++k) {
     SmallVector<DepthRelation, 8> relations(k, DepthRelation::Equal);

@@ -40,6 +40,8 @@ const Move *getShareBufferMove();
 const Move *getUnshareBufferMove();
 const Move *getPromoteMove();
 const Move *getUnpromoteMove();
+const Move *getStageRegionMove();
+const Move *getUnstageMove();
 const Move *getSplitDimMove();
 const Move *getMergeDimsMove();
 const Move *getSetLocationMove();
@@ -117,9 +119,6 @@ dojo::ScopeOp findConcurrentAncestor(mlir::Operation *node);
 /// different moves may differ in their dimension count).
 bool isSameIndexList(mlir::AffineMap a, mlir::AffineMap b);
 
-/// Number of scopes enclosing both `a` and `b`.
-unsigned countCommonScopes(dojo::LeafOp a, dojo::LeafOp b);
-
 /// Whether access `a` of leaf `x`, at an instance that runs strictly before
 /// an instance of leaf `y`, may touch the physical element of access `b` of
 /// `y` with conflicting kinds under `options` (moves.md 0.2: instances run
@@ -186,6 +185,61 @@ mlir::DiagnosedSilenceableFailure
 verifyVectorLanes(MoveState &state, const Move &move,
                   const MoveRequest &request, mlir::Location errorLoc,
                   dojo::BufferOp buffer);
+
+/// `<base>`, or `<base>1`, `<base>2`, ...: the first name that no buffer or
+/// array other than those of `ignore` takes (the new buffer of a move; its
+/// inverse passes the buffer itself as `ignore` to recognize the name).
+std::string getFreshBufferName(dojo::KernelOp kernel, llvm::StringRef base,
+                               dojo::BufferOp ignore);
+
+// Array copies (Promote.cpp), shared by promote and stage_region.
+
+/// How a subtree accesses one array.
+struct ArrayUse {
+  bool reads = false, writes = false;
+  /// Whether the first leaf accessing the array (in execution order) reads
+  /// it (an operand, or the read half of a reduction).
+  bool firstReads = false;
+  /// The index list of the first access, and whether all agree with it.
+  mlir::AffineMap index, differingIndex;
+  bool uniform = true;
+  dojo::LeafOp first, differing;
+};
+/// The accesses to `array` (exactly this array) under `root`.
+ArrayUse getArrayUse(mlir::Operation *root, llvm::StringRef array);
+/// The first leaf under `root` that accesses an array of `buffer` other
+/// than `array`, or null.
+dojo::LeafOp findOtherAccess(mlir::Operation *root, dojo::BufferOp buffer,
+                             llvm::StringRef array);
+/// Renames every access to `from` under `root` to `to`.
+void renameArray(mlir::Operation *root, llvm::StringRef from,
+                 llvm::StringRef to);
+/// Whether `leaf` is `to[I] = from[I]`; returns `from`.
+std::optional<llvm::StringRef> getCopySource(dojo::LeafOp leaf);
+/// Splits a location `a,N` (an array, then a node selector); on failure
+/// fills `diag`.
+std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
+splitArrayAndNode(const MoveRequest &request, mlir::Location errorLoc,
+                  mlir::DiagnosedSilenceableFailure &diag);
+
+// The `reg` addressability rule (SetLocation.cpp).
+
+/// An access that keeps a buffer out of registers, and why.
+struct UnaddressableAccess {
+  dojo::LeafOp leaf;
+  std::string message;
+};
+/// The first access to `buffer` whose address is not known at compile time
+/// in registers (design B8): a materialized dimension indexed by a variable
+/// other than a `:u` scope's (or a size-1 scope's), except the `:v` lane
+/// with coefficient 1 in the innermost materialized dimension.
+std::optional<UnaddressableAccess>
+findUnaddressableAccess(dojo::KernelOp kernel, dojo::BufferOp buffer);
+/// Post-verification of the locations: every `reg` buffer of `kernel` (the
+/// result of `request`) is still addressable. A failure blames `request`.
+mlir::DiagnosedSilenceableFailure
+verifyRegisterBuffers(dojo::KernelOp kernel, const MoveRequest &request,
+                      mlir::Location errorLoc);
 
 // Concurrent modes (SetMode.cpp).
 

@@ -55,7 +55,6 @@
 #include "MoveKinds.h"
 
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/StringSet.h"
 
 #include <cmath>
 
@@ -156,20 +155,7 @@ bool readsBuffer(LeafOp leaf, BufferOp buffer) {
 /// or `<array>_p1`, `<array>_p2`, ... when taken by a buffer or array other
 /// than `ignore`.
 std::string getPartialName(KernelOp kernel, StringRef array, BufferOp ignore) {
-  llvm::StringSet<> taken;
-  for (BufferOp buffer : kernel.getBuffers()) {
-    if (buffer == ignore)
-      continue;
-    taken.insert(buffer.getName());
-    for (StringRef name : buffer.getArrayNames())
-      taken.insert(name);
-  }
-  std::string base = array.str() + "_p";
-  if (!taken.contains(base))
-    return base;
-  for (unsigned i = 1;; ++i)
-    if (!taken.contains(base + std::to_string(i)))
-      return base + std::to_string(i);
+  return getFreshBufferName(kernel, (array + "_p").str(), ignore);
 }
 
 /// Extents of the partials of an array of `output`: its allocated extents

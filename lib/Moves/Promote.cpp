@@ -53,29 +53,15 @@
 #include "MoveKinds.h"
 
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
 using namespace perfdojo::moves;
 
-namespace {
+// The array-copy helpers promote shares with stage_region (MoveKinds.h).
 
-/// How a subtree accesses one array.
-struct ArrayUse {
-  bool reads = false, writes = false;
-  /// Whether the first leaf accessing the array (in execution order) reads
-  /// it (an operand, or the read half of a reduction).
-  bool firstReads = false;
-  /// The index list of the first access, and whether all agree with it.
-  AffineMap index, differingIndex;
-  bool uniform = true;
-  LeafOp first, differing;
-};
-
-/// The accesses to `array` (exactly this array) under `root`.
-ArrayUse getArrayUse(Operation *root, StringRef array) {
+ArrayUse perfdojo::moves::getArrayUse(Operation *root, StringRef array) {
   ArrayUse use;
   auto record = [&](LeafOp leaf, AffineMap map) {
     if (!use.index) {
@@ -110,9 +96,8 @@ ArrayUse getArrayUse(Operation *root, StringRef array) {
   return use;
 }
 
-/// The first leaf under `root` that accesses an array of `buffer` other
-/// than `array`, or null.
-LeafOp findOtherAccess(Operation *root, BufferOp buffer, StringRef array) {
+LeafOp perfdojo::moves::findOtherAccess(Operation *root, BufferOp buffer,
+                                        StringRef array) {
   SmallVector<StringRef> names = buffer.getArrayNames();
   auto other = [&](StringRef name) {
     return name != array && llvm::is_contained(names, name);
@@ -131,8 +116,8 @@ LeafOp findOtherAccess(Operation *root, BufferOp buffer, StringRef array) {
   return found;
 }
 
-/// Renames every access to `from` under `root` to `to`.
-void renameArray(Operation *root, StringRef from, StringRef to) {
+void perfdojo::moves::renameArray(Operation *root, StringRef from,
+                                  StringRef to) {
   MLIRContext *ctx = root->getContext();
   StringAttr toAttr = StringAttr::get(ctx, to);
   root->walk([&](LeafOp leaf) {
@@ -151,24 +136,36 @@ void renameArray(Operation *root, StringRef from, StringRef to) {
   });
 }
 
-/// `<array>_r`, or `<array>_r1`, ... : the first name no buffer or array
-/// other than those of `ignore` takes.
+std::optional<StringRef> perfdojo::moves::getCopySource(LeafOp leaf) {
+  if (!leaf || leaf.getKind() != OpKind::copy ||
+      leaf.getReduce() != ReduceKind::none || leaf.getInputs().size() != 1)
+    return std::nullopt;
+  auto access = dyn_cast<AccessAttr>(leaf.getInputs()[0]);
+  if (!access || !isSameIndexList(access.getIndices(), leaf.getIndices()))
+    return std::nullopt;
+  return access.getArray().getValue();
+}
+
+std::optional<std::pair<StringRef, StringRef>>
+perfdojo::moves::splitArrayAndNode(const MoveRequest &request,
+                                   Location errorLoc,
+                                   DiagnosedSilenceableFailure &diag) {
+  auto [array, node] = StringRef(request.location).split(',');
+  if (array.empty() || node.empty()) {
+    diag = fail(request, errorLoc,
+                "expected 'a,N' (an array, then a node selector) but found '" +
+                    request.location + "'");
+    return std::nullopt;
+  }
+  return std::make_pair(array, node);
+}
+
+namespace {
+
+/// `<array>_r`, or `<array>_r1`, ...
 std::string getPromotedName(KernelOp kernel, StringRef array,
                             BufferOp ignore) {
-  llvm::StringSet<> taken;
-  for (BufferOp buffer : kernel.getBuffers()) {
-    if (buffer == ignore)
-      continue;
-    taken.insert(buffer.getName());
-    for (StringRef name : buffer.getArrayNames())
-      taken.insert(name);
-  }
-  std::string base = array.str() + "_r";
-  if (!taken.contains(base))
-    return base;
-  for (unsigned i = 1;; ++i)
-    if (!taken.contains(base + std::to_string(i)))
-      return base + std::to_string(i);
+  return getFreshBufferName(kernel, (array + "_r").str(), ignore);
 }
 
 /// The stack when a copy of `buffer` fits its budget, the heap otherwise.
@@ -199,20 +196,6 @@ std::string indexText(AffineMap map) {
   llvm::raw_string_ostream os(text);
   printIndexList(os, map);
   return text;
-}
-
-/// Splits `a,N`; on failure fills `diag`.
-std::optional<std::pair<StringRef, StringRef>>
-splitLocation(const MoveRequest &request, Location errorLoc,
-              DiagnosedSilenceableFailure &diag) {
-  auto [array, node] = StringRef(request.location).split(',');
-  if (array.empty() || node.empty()) {
-    diag = fail(request, errorLoc,
-                "expected 'a,N' (an array, then a node selector) but found '" +
-                    request.location + "'");
-    return std::nullopt;
-  }
-  return std::make_pair(array, node);
 }
 
 /// C1-C3 for promoting `array` (of `buffer`) over `node`; returns N's use.
@@ -297,7 +280,7 @@ public:
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
     if (!expectParams(request, 0, errorLoc, diag))
       return diag;
-    auto parts = splitLocation(request, errorLoc, diag);
+    auto parts = splitArrayAndNode(request, errorLoc, diag);
     if (!parts)
       return diag;
     auto [array, selector] = *parts;
@@ -362,17 +345,6 @@ struct Pattern {
   std::string array;
   AffineMap index;
 };
-
-/// Whether `leaf` is `to[I] = from[I]`; returns `from`.
-std::optional<StringRef> getCopySource(LeafOp leaf) {
-  if (!leaf || leaf.getKind() != OpKind::copy ||
-      leaf.getReduce() != ReduceKind::none || leaf.getInputs().size() != 1)
-    return std::nullopt;
-  auto access = dyn_cast<AccessAttr>(leaf.getInputs()[0]);
-  if (!access || !isSameIndexList(access.getIndices(), leaf.getIndices()))
-    return std::nullopt;
-  return access.getArray().getValue();
-}
 
 class Unpromote final : public Move {
 public:

@@ -21,15 +21,25 @@
 //   iteration, gets a copy per iteration; a heap buffer never does. So
 //   moving a buffer to the heap can make a `:p` scope race; the post-
 //   verification of every move (verifyConcurrentScopes) refuses that. The
-//   `reg` addressability rule (only `:u`/`:v` variables in indices) is not
-//   checked yet; the budgets are re-checked by every move that grows storage
-//   (pad_dim, materialize_dims).
+//   budgets are re-checked by every move that grows storage (pad_dim,
+//   materialize_dims).
+//   reg also needs every access compile-time addressable (design B8): the
+//   index of each materialized dimension uses only constants and variables
+//   of `:u` scopes (or of size-1 scopes), except that the innermost
+//   materialized dimension may use the variable of the leaf's `:v` scope
+//   with coefficient 1 (the lanes of one vector register). So set the
+//   modes first, then the location; `:N` dimensions need no address. The
+//   post-verification of every move (Move.cpp) re-checks the rule on the
+//   result, so clearing a `:u` mode or splitting a scope cannot leave a
+//   register buffer indexed at run time.
 //   Candidates: every internal buffer, to each of heap, stack and reg other
 //   than its own.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MoveKinds.h"
+
+#include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
 using namespace mlir;
 using namespace perfdojo;
@@ -97,6 +107,14 @@ public:
     if (std::optional<std::string> over = findCapacityViolation(
             buffer, *loc, getStorageElements(buffer), state.getOptions()))
       return failAtBuffer(*over);
+    if (*loc == BufferLocation::reg)
+      if (std::optional<UnaddressableAccess> access =
+              findUnaddressableAccess(state.getKernel(), buffer)) {
+        DiagnosedSilenceableFailure d =
+            fail(request, errorLoc, access->message + " (B8)");
+        d.attachNote(access->leaf.getLoc()) << "the access";
+        return d;
+      }
     return DiagnosedSilenceableFailure::success();
   }
 
@@ -111,6 +129,76 @@ public:
 };
 
 } // namespace
+
+std::optional<UnaddressableAccess>
+perfdojo::moves::findUnaddressableAccess(KernelOp kernel, BufferOp buffer) {
+  ArrayRef<bool> reused = buffer.getReused();
+  int innermost = -1;
+  for (unsigned j = 0; j < reused.size(); ++j)
+    if (!reused[j])
+      innermost = j;
+  for (const ArrayAccess &access : collectArrayAccesses(kernel, buffer)) {
+    SmallVector<ScopeOp, 8> path;
+    for (auto scope = access.leaf->getParentOfType<ScopeOp>(); scope;
+         scope = scope->getParentOfType<ScopeOp>())
+      path.insert(path.begin(), scope);
+    for (auto [j, form] : llvm::enumerate(access.indices)) {
+      if (reused[j])
+        continue;
+      for (auto [k, coeff] : llvm::enumerate(form.coeffs)) {
+        if (coeff == 0 || k >= path.size())
+          continue;
+        ScopeOp scope = path[k];
+        Mode mode = scope.getMode();
+        if (scope.getSize() == 1 || mode == Mode::unroll)
+          continue;
+        if (mode == Mode::vector && int(j) == innermost && coeff == 1)
+          continue;
+        std::string why =
+            mode == Mode::vector
+                ? "the lane variable of a :v scope outside the innermost "
+                  "materialized dimension or with a coefficient other than 1"
+                : "the variable of a " +
+                      (mode == Mode::seq
+                           ? std::string("plain")
+                           : ":" + getModeSuffix(mode).str()) +
+                      " scope";
+        return UnaddressableAccess{
+            access.leaf,
+            "'" + buffer.getName().str() +
+                "' cannot be addressed in registers: dimension " +
+                std::to_string(j) + " of `" +
+                getStatementText(access.leaf) + "` uses {" +
+                std::to_string(k) + "}, " + why +
+                " (only constants, :u variables and the :v lane may index a "
+                "register)"};
+      }
+    }
+  }
+  return std::nullopt;
+}
+
+DiagnosedSilenceableFailure
+perfdojo::moves::verifyRegisterBuffers(KernelOp kernel,
+                                       const MoveRequest &request,
+                                       Location errorLoc) {
+  for (BufferOp buffer : kernel.getBuffers()) {
+    if (buffer.getLocation() != BufferLocation::reg)
+      continue;
+    std::optional<UnaddressableAccess> access =
+        findUnaddressableAccess(kernel, buffer);
+    if (!access)
+      continue;
+    DiagnosedSilenceableFailure d = fail(
+        request, errorLoc,
+        "the result would break a register buffer: " + access->message +
+            "; move it to the stack first (set_location " +
+            buffer.getName().str() + " 1)");
+    d.attachNote(access->leaf.getLoc()) << "the access, after the move";
+    return d;
+  }
+  return DiagnosedSilenceableFailure::success();
+}
 
 const Move *perfdojo::moves::getSetLocationMove() {
   static SetLocation move;

@@ -43,6 +43,8 @@
 
 #include "MoveKinds.h"
 
+#include "perfdojo/Analysis/Privatization.h"
+
 #include "mlir/IR/Builders.h"
 
 using namespace mlir;
@@ -100,7 +102,7 @@ bool isReadCovered(ArrayRef<LeafOp> leaves, LeafOp reader, AffineMap read,
         !llvm::is_contained(arrays, writer.getArray()) ||
         !isSameIndexList(writer.getIndices(), read))
       continue;
-    unsigned common = countCommonScopes(writer, reader);
+    unsigned common = getCommonScopeCount(writer, reader);
     SmallVector<int64_t, 8> writerSizes = getIterationSizes(writer);
     bool fits = true;
     for (AffineExpr e : read.getResults()) {

@@ -6,28 +6,30 @@
 // interpreter gives the same outputs.
 // RUN: rm -rf %t && split-file %s %t
 //
-// A row temporary without a row index: private per `:p` iteration.
-// RUN: perfdojo-opt %t/row.mlir --dojo-apply="set_parallel t@0; set_location t 2" | FileCheck %s --check-prefix=ROW
-// RUN: perfdojo-opt %t/row.mlir --dojo-apply="set_parallel t@0; set_location t 2" -o %t/row.moved.mlir
+// A row temporary without a row index: private per `:p` iteration (its
+// scopes unrolled, so that it is addressable in registers).
+// RUN: perfdojo-opt %t/row.mlir --dojo-apply="set_parallel t@0; set_unroll t@1; set_unroll y@1; set_location t 2" | FileCheck %s --check-prefix=ROW
+// RUN: perfdojo-opt %t/row.mlir --dojo-apply="set_parallel t@0; set_unroll t@1; set_unroll y@1; set_location t 2" -o %t/row.moved.mlir
 // RUN: perfdojo-run --engine=interp %t/row.mlir | grep '^output' > %t/row.sum
 // RUN: perfdojo-run --engine=interp %t/row.moved.mlir | grep '^output' > %t/row.moved.sum
 // RUN: diff %t/row.sum %t/row.moved.sum
 // And the inverses restore the input.
 // RUN: perfdojo-opt %t/row.mlir > %t/row.orig
-// RUN: perfdojo-opt %t/row.mlir --dojo-apply="set_parallel t@0; set_location t 2; set_location t 1; clear_mode t@0" > %t/row.rt
+// RUN: perfdojo-opt %t/row.mlir --dojo-apply="set_parallel t@0; set_unroll t@1; set_unroll y@1; set_location t 2; set_location t 1; clear_mode y@1; clear_mode t@1; clear_mode t@0" > %t/row.rt
 // RUN: diff %t/row.orig %t/row.rt
 //
 // A scalar register accumulator, `:N` over the rows: the mark and the mode
-// in either order (reuse_dims under an existing `:p` is post-verified).
-// RUN: perfdojo-opt %t/acc.mlir --dojo-apply="reuse_dims t.0; set_parallel t#0@0" | FileCheck %s --check-prefix=ACC
-// RUN: perfdojo-opt %t/acc.mlir --dojo-apply="set_parallel t#0@0; reuse_dims t.0" | FileCheck %s --check-prefix=ACC
-// RUN: perfdojo-opt %t/acc.mlir --dojo-apply="set_parallel t#0@0; reuse_dims t.0" -o %t/acc.moved.mlir
+// in either order (reuse_dims under an existing `:p` is post-verified),
+// then the register (addressable once the row dimension is `:N`).
+// RUN: perfdojo-opt %t/acc.mlir --dojo-apply="reuse_dims t.0; set_parallel t#0@0; set_location t 2" | FileCheck %s --check-prefix=ACC
+// RUN: perfdojo-opt %t/acc.mlir --dojo-apply="set_parallel t#0@0; reuse_dims t.0; set_location t 2" | FileCheck %s --check-prefix=ACC
+// RUN: perfdojo-opt %t/acc.mlir --dojo-apply="set_parallel t#0@0; reuse_dims t.0; set_location t 2" -o %t/acc.moved.mlir
 // RUN: perfdojo-run --engine=interp %t/acc.mlir | grep '^output' > %t/acc.sum
 // RUN: perfdojo-run --engine=interp %t/acc.moved.mlir | grep '^output' > %t/acc.moved.sum
 // RUN: diff %t/acc.sum %t/acc.moved.sum
 // The move list offers both; the fuzzer's checks hold on every prefix.
 // RUN: perfdojo-opt %t/acc.mlir --dojo-apply="reuse_dims t.0" | perfdojo-opt --dojo-list-moves -o /dev/null | FileCheck %s --check-prefix=LIST
-// RUN: echo "reuse_dims t.0; set_parallel t#0@0; set_location t 1" > %t/acc.moves
+// RUN: echo "reuse_dims t.0; set_parallel t#0@0; set_location t 2" > %t/acc.moves
 // RUN: perfdojo-fuzz-moves %t/acc.mlir --script=%t/acc.moves | FileCheck %s --check-prefix=REPLAY
 //
 // GPU: gpu_shared per block (the threads of one block share it; the phases
@@ -41,7 +43,7 @@
 
 // ROW:      dojo.buffer t f32 [8] reg
 // ROW:      dojo.scope 4:p {
-// ROW-NEXT:   dojo.scope 8 {
+// ROW-NEXT:   dojo.scope 8:u {
 // ROW-NEXT:     dojo.leaf t[{1}] = exp(x[{0}, {1}])
 // ROW:        dojo.leaf y[{0}, {1}] = t[-{1}+7] * 2
 
@@ -50,7 +52,7 @@
 // ACC-NEXT:   dojo.leaf t[{0}] = 0
 
 // LIST-DAG: set_parallel t#0@0
-// LIST-DAG: set_location t 1
+// LIST-DAG: set_location t 2
 
 // REPLAY: walks=1 moves=3 mismatches=0 inverse-failures=0 illegal=0
 // REPLAY: script: all 3 moves legal; every prefix matches the original
@@ -83,7 +85,7 @@ dojo.kernel @row {
 //--- acc.mlir
 dojo.kernel @acc {
   dojo.buffer x f32 [4, 8] heap in
-  dojo.buffer t f32 [4] reg
+  dojo.buffer t f32 [4] stack
   dojo.buffer y f32 [4] heap out
   dojo.scope 4 {
     dojo.leaf t[{0}] = 0

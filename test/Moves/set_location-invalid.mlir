@@ -96,3 +96,45 @@ dojo.kernel @negative_register_budget {
     }
   }
 }
+
+//--- negative_register_plain_index.mlir
+// A register must be addressable at compile time (B8): t.1 is indexed by
+// the variable of a plain scope. Unrolling it (set_unroll t@1) first makes
+// the move legal.
+// RUN: perfdojo-opt %t/negative_register_plain_index.mlir --dojo-apply="set_location t 2" -verify-diagnostics
+// RUN: perfdojo-opt %t/negative_register_plain_index.mlir --dojo-apply="set_unroll t@1; set_location t 2" | FileCheck %t/negative_register_plain_index.mlir
+// CHECK: dojo.buffer t f32 [4:N, 8] reg
+
+// expected-error @+1 {{'set_location t 2': 't' cannot be addressed in registers: dimension 1 of `t[{0}, {1}] = 1` uses {1}, the variable of a plain scope (only constants, :u variables and the :v lane may index a register) (B8)}}
+dojo.kernel @negative_register_plain_index {
+  dojo.buffer t f32 [4:N, 8] stack
+  dojo.buffer y f32 [4, 8] heap out
+  dojo.scope 4 {
+    dojo.scope 8 {
+      // expected-note @+1 {{the access}}
+      dojo.leaf t[{0}, {1}] = 1.0
+      dojo.leaf y[{0}, {1}] = t[{0}, {1}]
+    }
+  }
+}
+
+//--- negative_register_lane.mlir
+// The lanes of a :v scope may index only the innermost materialized
+// dimension: here they index dimension 0 of t.
+// RUN: perfdojo-opt %t/negative_register_lane.mlir --dojo-apply="set_location t 2" -verify-diagnostics
+
+// expected-error @+1 {{'set_location t 2': 't' cannot be addressed in registers: dimension 0 of `t[{1}, 0] = x[{0}, {1}]` uses {1}, the lane variable of a :v scope outside the innermost materialized dimension or with a coefficient other than 1 (only constants, :u variables and the :v lane may index a register) (B8)}}
+dojo.kernel @negative_register_lane {
+  dojo.buffer x f32 [4, 16] heap in
+  dojo.buffer t f32 [16, 2] stack
+  dojo.buffer y f32 [4, 16] heap out
+  dojo.scope 4 {
+    dojo.scope 16:v {
+      // expected-note @+1 {{the access}}
+      dojo.leaf t[{1}, 0] = x[{0}, {1}]
+    }
+    dojo.scope 16:v {
+      dojo.leaf y[{0}, {1}] = t[{1}, 0]
+    }
+  }
+}

@@ -17,13 +17,15 @@
 // --dojo-list-moves offers heap, stack and reg (if the budget allows) for
 // every internal buffer other than its own; u (2 x 64 elements) does not
 // fit the 64-element register budget, while s does (its `:N` dimension
-// counts once), and arguments never move.
+// counts once), and arguments never move. Registers also need every index
+// known at compile time (B8): t and s are `:N` over the rows and s's
+// columns are unrolled.
 // RUN: perfdojo-opt %s --dojo-list-moves -o /dev/null | FileCheck %s --check-prefix=LIST
 
-// STACK: dojo.buffer t f32 [8] stack
+// STACK: dojo.buffer t f32 [8:N] stack
 // STACK: dojo.buffer s f32 [8:N, 4] stack
 
-// REG: dojo.buffer t f32 [8] reg
+// REG: dojo.buffer t f32 [8:N] reg
 // REG: dojo.buffer s f32 [8:N, 4] heap
 
 // INTERP: output y f32 [8]: sum [[SUM:[-+.0-9e]+]], l2 [[L2:[-+.0-9e]+]]
@@ -38,7 +40,7 @@
 // LIST-NOT: set_location
 dojo.kernel @locations {
   dojo.buffer x f32 [8, 4] heap in
-  dojo.buffer t f32 [8] heap
+  dojo.buffer t f32 [8:N] heap
   dojo.buffer s f32 [8:N, 4] stack
   dojo.buffer u f32 [2, 64] heap
   dojo.buffer y f32 [8] heap out
@@ -49,7 +51,7 @@ dojo.kernel @locations {
   }
   dojo.scope 8 {
     dojo.leaf t[{0}] = u[1, {0}]
-    dojo.scope 4 {
+    dojo.scope 4:u {
       dojo.leaf s[{0}, {1}] = x[{0}, {1}] * 2
       dojo.leaf t[{0}] += s[{0}, {1}]
     }

@@ -108,7 +108,9 @@ void transform::GetKernelsOp::getEffects(
   X(ShareBufferOp)                                                             \
   X(UnshareBufferOp)                                                           \
   X(PromoteOp)                                                                 \
-  X(UnpromoteOp)
+  X(UnpromoteOp)                                                               \
+  X(StageRegionOp)                                                             \
+  X(UnstageOp)
 
 #define PERFDOJO_DEFINE_MOVE_OP(OP)                                            \
   DiagnosedSilenceableFailure transform::OP::applyToOne(                       \

@@ -63,3 +63,43 @@ module attributes {transform.with_named_sequence} {
     transform.yield
   }
 }
+
+// -----
+
+// Staging: the row scope works on a stack copy of x; unstage restores it.
+
+// CHECK-LABEL: dojo.kernel @staged
+// CHECK:         dojo.buffer x_s f32 [4, 8] stack
+// CHECK:         dojo.leaf x_s[{0}, {1}] = x[{0}, {1}]
+// CHECK:         dojo.leaf y[{0}, {1}] = exp(x_s[{0}, {1}])
+// CHECK-LABEL: dojo.kernel @unstaged
+// CHECK-NOT:     x_s
+// CHECK:         dojo.leaf y[{0}, {1}] = exp(x[{0}, {1}])
+dojo.kernel @staged {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer y f32 [4, 8] heap out
+  dojo.scope 4 {
+    dojo.scope 8 {
+      dojo.leaf y[{0}, {1}] = exp(x[{0}, {1}])
+    }
+  }
+}
+dojo.kernel @unstaged {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer y f32 [4, 8] heap out
+  dojo.scope 4 {
+    dojo.scope 8 {
+      dojo.leaf y[{0}, {1}] = exp(x[{0}, {1}])
+    }
+  }
+}
+module attributes {transform.with_named_sequence} {
+  transform.named_sequence @__transform_main(%root: !transform.any_op {transform.readonly}) {
+    %k = transform.dojo.get_kernels named "staged" in %root : (!transform.any_op) -> !transform.any_op
+    transform.dojo.stage_region "x,y@0" params [1] in %k : !transform.any_op
+    %u = transform.dojo.get_kernels named "unstaged" in %root : (!transform.any_op) -> !transform.any_op
+    transform.dojo.stage_region "x,y@0" params [1] in %u : !transform.any_op
+    transform.dojo.unstage "x_s" in %u : !transform.any_op
+    transform.yield
+  }
+}

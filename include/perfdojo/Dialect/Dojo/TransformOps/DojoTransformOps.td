@@ -347,6 +347,10 @@ def Dojo_MergeDimsOp : Dojo_MoveOp<"merge_dims",
 def Dojo_SetLocationOp : Dojo_MoveOp<"set_location",
     "Move an internal buffer to another memory", [{
   **Rewrite and legality.** Buffer `b` (`location` is its name) moves to the location numbered `params = [loc]` (heap=0, stack=1, reg=2, gpu_shared=3, gpu_local=4, tcdm=5), within the location's budget. GPU and Snitch locations are refused for now.
+  In `reg`, every access must be addressable at compile time: each
+  materialized dimension is indexed only by constants and `:u` variables,
+  except the innermost, which may use the `:v` lane with coefficient 1;
+  every later move re-checks this on its result.
 
   **Inverse.** `set_location` back to the old location.
 }]>;
@@ -428,6 +432,36 @@ def Dojo_UnpromoteOp : Dojo_MoveOp<"unpromote",
   original accesses, removing the copies and the buffer.
 
   **Inverse.** `promote`.
+}]>;
+
+def Dojo_StageRegionOp : Dojo_MoveOp<"stage_region",
+    "Let a node work on a staged copy of an array", [{
+  **Rewrite.** `location` is `a,N`: node `N` (a node selector) at depth `d`
+  works on a new buffer `<a>_s` (a's element type and extents, at location
+  `params = [loc]`: heap 0, stack 1, reg 2, declared right after a's
+  buffer). A copy nest over a's extents, `<a>_s[I] = a[I]` with `I` the
+  nest's variables `{d}`, `{d+1}`, ..., runs right before `N` when `N` reads `a` or does not write
+  all of it; every access to `a` in `N` uses `<a>_s` with its index
+  unchanged; the reverse copy nest runs right after `N` when `N` writes `a`.
+
+  **Legality.** `N` accesses `a` (ST1); no other array of a's buffer is
+  accessed in `N` (ST2); a's buffer has no padding and no `:N` dimension
+  (ST3); every scope around `N` is plain or `:u` (ST4); with a copy-in, `a`
+  is a kernel input or written all over by one leaf before `N` (ST5); the copy fits
+  the location's budget. No dependence test: the copies are total.
+
+  **Inverse.** `unstage <a>_s`.
+}]>;
+
+def Dojo_UnstageOp : Dojo_MoveOp<"unstage",
+    "Undo a staging", [{
+  **Rewrite and legality.** Recognizes exactly the pattern `stage_region`
+  produces around a node for the array at `location` (copy nests right
+  before and after the node, every other access inside it, the declaration
+  as `stage_region` creates it) and restores the original accesses,
+  removing the copy nests and the buffer.
+
+  **Inverse.** `stage_region` with the buffer's location as `params`.
 }]>;
 
 #endif // PERFDOJO_DIALECT_DOJO_TRANSFORMOPS_TD

@@ -1,0 +1,641 @@
+//===- StageRegion.cpp - stage_region and unstage (staging copies) --------===//
+//
+// stage_region a,N loc      (inverse: unstage a_s)
+//   Node N (a scope or a leaf, named by a node selector) at depth d works
+//   on a staged copy of array a: a new internal buffer t (named `<a>_s`, or
+//   `<a>_s1`, ... when taken; a's element type and extents, no padding, no
+//   `:N`, at location loc = heap 0, stack 1 or reg 2; declared right after
+//   a's buffer) and total copy nests over a's extents next to N (moves.md
+//   C2):
+//
+//     N              ->   n0 n1 t[{d}, {d+1}] = a[{d}, {d+1}]   (copy-in)
+//       ... a[I] ...      N
+//                           ... t[I] ...
+//                         n0 n1 a[{d}, {d+1}] = t[{d}, {d+1}]   (copy-out)
+//
+//   The copy-out exists iff N writes or reduces into a. The copy-in exists
+//   iff N reads a (an operand or a reduction), or N writes a without
+//   writing all of it (then t must hold a's other elements for the total
+//   copy-out): N writes all of a when one of its plain writes indexes every
+//   dimension by its own variable of a scope at depth >= d whose size is
+//   the extent.
+//   Typical follow-ups narrow the copies to a tile: join_scopes of a copy
+//   nest with N, reuse_dims, set_location; swap_dims or split_dim on t for
+//   packing.
+//   Legality:
+//     ST1 N accesses a;
+//     ST2 no other array of a's buffer is accessed in N (nothing in N may
+//         see a's storage behind t's back);
+//     ST3 a's buffer has no padding and no `:N` dimension, so the copy
+//         nests over its extents are exactly its storage;
+//     ST4 every scope around N is plain or `:u` (the copies run once per
+//         execution of N, which a concurrent scope would have to re-prove);
+//     ST5 with a copy-in, every element of a has a value at N's entry: a
+//         is a kernel input (`in`/`inout`), or one leaf before N writes all
+//         of it (as above, with every variable counted). Then the copy-in
+//         reads only written elements, and the dependences on them keep it
+//         after that writer (the dialect verifier's definite-initialization
+//         rule holds after any later move);
+//     and loc is heap, stack or reg with t within its budget; in reg, every
+//     access to t is addressable (set_location's rule: the copy nests are
+//     plain, so only single-element copies qualify; stage to the stack,
+//     set the modes, then move t).
+//   No dependence test: the copies are total, so at N's entry t holds every
+//   element a holds (or N overwrites all of them before its exit and never
+//   reads t), N computes on t what it computed on a, and at N's exit a gets
+//   every element t holds; nothing else touches either in between. The
+//   post-verification of every move (Move.cpp) re-checks the modes and the
+//   `:N` marks on the result (a private temporary staged outside its `:p`
+//   scope becomes shared, say).
+//   Candidates: every scope N with plain or `:u` ancestors, every array it
+//   accesses whose buffer satisfies ST2-ST3, on the stack when t fits the
+//   stack budget (else the heap), and in registers when t fits their
+//   budget.
+//
+// unstage t                 (inverse: stage_region a,N loc)
+//   Recognizes exactly the pattern above for array t and restores N's
+//   accesses to a, removing the copy nests and t's buffer. Legality: t is
+//   an internal array stored alone in a buffer of its own name, declared as
+//   stage_region would declare it in the restored kernel (name, element
+//   type, extents, no padding, no `:N`, location heap, stack or reg, right
+//   after a's buffer); every access to t is the copy-in nest right before a
+//   node N (plain scopes of a's extents around `t[..] = a[..]`), the
+//   copy-out nest right after it, or lies in N; the copies present are the
+//   ones stage_region would create; N does not access a's buffer; ST3-ST4
+//   hold. Semantically, the argument above read backwards.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MoveKinds.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+using namespace perfdojo::moves;
+
+namespace {
+
+/// `<array>_s`, or `<array>_s1`, ...
+std::string getStagedName(KernelOp kernel, StringRef array, BufferOp ignore) {
+  return getFreshBufferName(kernel, (array + "_s").str(), ignore);
+}
+
+/// The index list of a copy nest at depth `depth`: `[{depth}, ...]`.
+AffineMap getNestIndex(unsigned depth, unsigned rank, MLIRContext *ctx) {
+  SmallVector<AffineExpr, 4> results;
+  for (unsigned j = 0; j < rank; ++j)
+    results.push_back(getAffineDimExpr(depth + j, ctx));
+  return makeIndexMap(results, ctx);
+}
+
+/// Whether the plain write `leaf` writes every element of an array of
+/// extents `shape` during one execution of its ancestor at depth `depth`:
+/// each index is one variable of a scope at depth >= `depth` with
+/// coefficient 1 whose size is the extent (or the constant 0 for extent 1),
+/// no variable twice.
+bool writesWholeArray(LeafOp leaf, ArrayRef<int64_t> shape, unsigned depth) {
+  if (leaf.getReduce() != ReduceKind::none)
+    return false;
+  SmallVector<int64_t, 8> sizes = getIterationSizes(leaf);
+  llvm::SmallDenseSet<unsigned, 4> used;
+  for (auto [j, expr] : llvm::enumerate(leaf.getIndices().getResults())) {
+    std::optional<LinearForm> form = getLinearForm(expr);
+    if (!form || form->constant != 0)
+      return false;
+    SmallVector<unsigned, 2> vars;
+    for (unsigned k = 0; k < form->coeffs.size(); ++k)
+      if (form->coeffs[k] != 0)
+        vars.push_back(k);
+    if (vars.empty() && shape[j] == 1)
+      continue;
+    if (vars.size() != 1 || form->coeff(vars[0]) != 1 || vars[0] < depth ||
+        sizes[vars[0]] != shape[j] || !used.insert(vars[0]).second)
+      return false;
+  }
+  return true;
+}
+
+/// Which copies staging `array` (of extents `shape`) around `node` needs.
+struct Copies {
+  bool in = false, out = false;
+};
+
+Copies getCopies(Operation *node, StringRef array, ArrayRef<int64_t> shape) {
+  ArrayUse use = getArrayUse(node, array);
+  if (!use.reads && !use.writes)
+    return {};
+  unsigned depth = getNodeDepth(node);
+  bool whole = false;
+  node->walk([&](LeafOp leaf) {
+    whole |= leaf.getArray() == array && writesWholeArray(leaf, shape, depth);
+  });
+  return {use.reads || !whole, use.writes};
+}
+
+/// Whether every element of `array` (of `buffer`) has a value before
+/// `node`: a kernel input, or written all over by one leaf before it in
+/// execution order. A partial writer is not enough: the copy-in would read
+/// elements nothing writes, and no dependence would then keep the writer
+/// before it (later moves could reorder them, leaving a read of an array
+/// that no earlier leaf writes).
+bool isDefinedBefore(KernelOp kernel, Operation *node, BufferOp buffer,
+                     StringRef array) {
+  if (buffer.getRole() == Role::in || buffer.getRole() == Role::inout)
+    return true;
+  bool written = false;
+  kernel.walk<WalkOrder::PreOrder>([&](LeafOp leaf) {
+    if (leaf.getOperation() == node || node->isAncestor(leaf))
+      return WalkResult::interrupt();
+    written |= leaf.getArray() == array &&
+               writesWholeArray(leaf, buffer.getShape(), 0);
+    return written ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return written;
+}
+
+/// The locations a staged copy may take.
+std::optional<BufferLocation> getStagingLocation(int64_t param) {
+  if (param < 0 || param > UINT32_MAX)
+    return std::nullopt;
+  return symbolizeBufferLocation(static_cast<uint32_t>(param));
+}
+
+/// ST3-ST4 for staging `array` of `buffer` around `node`; ST2 is the
+/// caller's (unstage checks the stronger "no access to a's buffer").
+bool checkStagedBuffer(const MoveRequest &request, Location errorLoc,
+                       Operation *node, BufferOp buffer, StringRef array,
+                       DiagnosedSilenceableFailure &diag) {
+  if (llvm::is_contained(buffer.getReused(), true) ||
+      llvm::any_of(buffer.getPadding(), [](int64_t p) { return p != 0; })) {
+    diag = fail(request, errorLoc,
+                "the buffer of '" + array +
+                    "' has padding or a :N dimension, so copies over its "
+                    "extents are not its storage; unpad or materialize it "
+                    "first (ST3)");
+    diag.attachNote(buffer.getLoc()) << "declared here";
+    return false;
+  }
+  if (ScopeOp outer = findConcurrentAncestor(node)) {
+    diag = fail(request, errorLoc,
+                "an enclosing scope has a parallel, vector or GPU mode; "
+                "clear it first (ST4)");
+    diag.attachNote(outer.getLoc()) << "the scope with a mode";
+    return false;
+  }
+  return true;
+}
+
+/// Builds the copy nest `to[I] = from[I]` over `shape` at the builder's
+/// insertion point (depth `depth`); returns its root.
+Operation *buildCopyNest(OpBuilder &builder, Location loc, unsigned depth,
+                         ArrayRef<int64_t> shape, StringRef to,
+                         StringRef from) {
+  MLIRContext *ctx = builder.getContext();
+  OpBuilder::InsertionGuard guard(builder);
+  Operation *root = nullptr;
+  for (int64_t extent : shape) {
+    auto scope = ScopeOp::create(builder, loc, extent, Mode::seq);
+    if (!root)
+      root = scope;
+    builder.setInsertionPointToStart(&scope.getBlock());
+  }
+  AffineMap index = getNestIndex(depth, shape.size(), ctx);
+  auto leaf = LeafOp::create(
+      builder, loc, builder.getStringAttr(to), AffineMapAttr::get(index),
+      OpKindAttr::get(ctx, OpKind::copy),
+      ReduceKindAttr::get(ctx, ReduceKind::none),
+      builder.getArrayAttr(
+          {AccessAttr::get(ctx, builder.getStringAttr(from), index)}));
+  return root ? root : leaf.getOperation();
+}
+
+/// If `root` is a copy nest over `shape` as buildCopyNest creates it
+/// (plain scopes), its leaf.
+LeafOp matchCopyNest(Operation *root, ArrayRef<int64_t> shape) {
+  if (!root)
+    return {};
+  unsigned depth = getNodeDepth(root);
+  Operation *op = root;
+  for (int64_t extent : shape) {
+    auto scope = dyn_cast<ScopeOp>(op);
+    if (!scope || scope.getMode() != Mode::seq || scope.getSize() != extent ||
+        !llvm::hasSingleElement(scope.getBlock()))
+      return {};
+    op = &scope.getBlock().front();
+  }
+  auto leaf = dyn_cast<LeafOp>(op);
+  if (!leaf || !getCopySource(leaf) ||
+      !isSameIndexList(leaf.getIndices(),
+                       getNestIndex(depth, shape.size(), root->getContext())))
+    return {};
+  return leaf;
+}
+
+/// The root of the copy nest whose leaf is `leaf` (its ancestor `rank`
+/// levels up), or null.
+Operation *getNestRoot(LeafOp leaf, unsigned rank) {
+  Operation *op = leaf;
+  for (unsigned j = 0; j < rank; ++j) {
+    op = op->getParentOp();
+    if (!isa<ScopeOp>(op))
+      return nullptr;
+  }
+  return op;
+}
+
+class StageRegion final : public Move {
+public:
+  StringRef getName() const override { return "stage_region"; }
+  StringRef getSummary() const override {
+    return "let a node work on a staged copy of an array, with total copy "
+           "nests before and after it";
+  }
+
+  void candidates(MoveState &state,
+                  SmallVectorImpl<MoveRequest> &out) const override {
+    KernelOp kernel = state.getKernel();
+    const MoveOptions &options = state.getOptions();
+    for (ScopeOp scope : collectScopes(kernel)) {
+      if (findConcurrentAncestor(scope))
+        continue;
+      SmallVector<std::string> arrays;
+      scope->walk<WalkOrder::PreOrder>([&](LeafOp leaf) {
+        auto add = [&](StringRef array) {
+          if (!llvm::is_contained(arrays, array))
+            arrays.push_back(array.str());
+        };
+        add(leaf.getArray());
+        for (Attribute input : leaf.getInputs())
+          if (auto access = dyn_cast<AccessAttr>(input))
+            add(access.getArray().getValue());
+      });
+      std::string selector = getNodeSelector(scope);
+      for (const std::string &array : arrays) {
+        BufferOp buffer = kernel.lookupArray(array);
+        if (!buffer || llvm::is_contained(buffer.getReused(), true) ||
+            llvm::any_of(buffer.getPadding(),
+                         [](int64_t p) { return p != 0; }) ||
+            findOtherAccess(scope, buffer, array))
+          continue;
+        int64_t elements = getStorageElements(buffer);
+        auto add = [&](BufferLocation loc) {
+          out.push_back({getName().str(), array + "," + selector,
+                         {static_cast<int64_t>(loc)}});
+        };
+        add(findCapacityViolation(buffer, BufferLocation::stack, elements,
+                                  options)
+                ? BufferLocation::heap
+                : BufferLocation::stack);
+        if (!findCapacityViolation(buffer, BufferLocation::reg, elements,
+                                   options))
+          add(BufferLocation::reg);
+      }
+    }
+  }
+
+  DiagnosedSilenceableFailure check(MoveState &state,
+                                    const MoveRequest &request,
+                                    Location errorLoc) const override {
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    if (!expectParams(request, 1, errorLoc, diag))
+      return diag;
+    auto parts = splitArrayAndNode(request, errorLoc, diag);
+    if (!parts)
+      return diag;
+    auto [array, selector] = *parts;
+    KernelOp kernel = state.getKernel();
+    BufferOp buffer = kernel.lookupArray(array);
+    if (!buffer)
+      return fail(request, errorLoc, "no array named '" + array + "'");
+    llvm::Expected<Operation *> node = resolveNode(kernel, selector);
+    if (!node)
+      return fail(request, errorLoc, llvm::toString(node.takeError()));
+    std::optional<BufferLocation> loc = getStagingLocation(request.params[0]);
+    if (!loc)
+      return fail(request, errorLoc,
+                  "location " + Twine(request.params[0]) +
+                      " is not one of heap=0, stack=1, reg=2, gpu_shared=3, "
+                      "gpu_local=4, tcdm=5");
+    if (*loc != BufferLocation::heap && *loc != BufferLocation::stack &&
+        *loc != BufferLocation::reg)
+      return fail(request, errorLoc,
+                  "location " + stringifyBufferLocation(*loc) +
+                      " is not available for this target yet");
+
+    auto failAt = [&](Operation *op, StringRef what, const Twine &message) {
+      DiagnosedSilenceableFailure d = fail(request, errorLoc, message);
+      d.attachNote(op->getLoc()) << what;
+      return d;
+    };
+    Copies copies = getCopies(*node, array, buffer.getShape());
+    if (!copies.in && !copies.out)
+      return failAt(*node, "the node",
+                    "the node does not access '" + array + "' (ST1)");
+    if (LeafOp other = findOtherAccess(*node, buffer, array))
+      return failAt(other, "the other access",
+                    "the node also accesses another array of the buffer of '" +
+                        array + "', which would not see the staged copy (ST2)");
+    if (!checkStagedBuffer(request, errorLoc, *node, buffer, array, diag))
+      return diag;
+    if (copies.in && !isDefinedBefore(kernel, *node, buffer, array))
+      return failAt(*node, "the node",
+                    "the node reads '" + array +
+                        "' or does not write all of it, so the copy needs a "
+                        "copy-in, but no leaf before the node writes all of '" +
+                        array + "' (ST5)");
+    if (std::optional<std::string> over = findCapacityViolation(
+            buffer, *loc, getStorageElements(buffer), state.getOptions()))
+      return fail(request, errorLoc, "the copy of " + *over);
+    if (*loc != BufferLocation::reg)
+      return DiagnosedSilenceableFailure::success();
+    // The new register buffer must be addressable (B8): its copy nests are
+    // plain, so in practice only single-element copies qualify; stage to
+    // the stack, set the modes, then set_location.
+    OwningOpRef<KernelOp> copy = kernel.clone();
+    MoveState copyState(*copy, state.getOptions());
+    MoveRequest inverse = rewrite(copyState, request);
+    if (std::optional<UnaddressableAccess> access = findUnaddressableAccess(
+            *copy, lookupBuffer(*copy, inverse.location))) {
+      DiagnosedSilenceableFailure d =
+          fail(request, errorLoc, access->message + " (B8)");
+      d.attachNote(access->leaf.getLoc()) << "the access";
+      return d;
+    }
+    return DiagnosedSilenceableFailure::success();
+  }
+
+  MoveRequest rewrite(MoveState &state,
+                      const MoveRequest &request) const override {
+    KernelOp kernel = state.getKernel();
+    auto [array, selector] = StringRef(request.location).split(',');
+    BufferOp buffer = kernel.lookupArray(array);
+    Operation *node = *resolveNode(kernel, selector);
+    SmallVector<int64_t, 4> shape(buffer.getShape());
+    Copies copies = getCopies(node, array, shape);
+    MLIRContext *ctx = kernel.getContext();
+    OpBuilder builder(ctx);
+
+    std::string name = getStagedName(kernel, array, {});
+    builder.setInsertionPointAfter(buffer);
+    BufferOp::create(
+        builder, buffer.getLoc(), builder.getStringAttr(name),
+        TypeAttr::get(buffer.getElementType()), buffer.getShapeAttr(),
+        buffer.getPaddingAttr(),
+        builder.getDenseBoolArrayAttr(SmallVector<bool>(shape.size(), false)),
+        BufferLocationAttr::get(
+            ctx, *getStagingLocation(request.params[0])),
+        RoleAttr::get(ctx, Role::internal), builder.getStrArrayAttr({}));
+
+    unsigned depth = getNodeDepth(node);
+    if (copies.in) {
+      builder.setInsertionPoint(node);
+      buildCopyNest(builder, node->getLoc(), depth, shape, name, array);
+    }
+    if (copies.out) {
+      builder.setInsertionPointAfter(node);
+      buildCopyNest(builder, node->getLoc(), depth, shape, array, name);
+    }
+    renameArray(node, array, name);
+    return {"unstage", name, {}};
+  }
+};
+
+/// The staging pattern around array `t`.
+struct Pattern {
+  LeafOp copyIn, copyOut;
+  Operation *inRoot = nullptr, *outRoot = nullptr, *node = nullptr;
+  std::string array;
+};
+
+class Unstage final : public Move {
+public:
+  StringRef getName() const override { return "unstage"; }
+  StringRef getSummary() const override {
+    return "undo a staging: the node accesses the array directly again";
+  }
+
+  void candidates(MoveState &state,
+                  SmallVectorImpl<MoveRequest> &out) const override {
+    for (BufferOp buffer : state.getKernel().getBuffers())
+      if (!buffer.isArgument() && buffer.getArrays().empty())
+        out.push_back({getName().str(), buffer.getName().str(), {}});
+  }
+
+  DiagnosedSilenceableFailure check(MoveState &state,
+                                    const MoveRequest &request,
+                                    Location errorLoc) const override {
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    if (!expectParams(request, 0, errorLoc, diag))
+      return diag;
+    KernelOp kernel = state.getKernel();
+    StringRef t = request.location;
+    BufferOp staged = kernel.lookupArray(t);
+    if (!staged)
+      return fail(request, errorLoc, "no array named '" + t + "'");
+    if (staged.isArgument() || staged.getName() != t ||
+        !staged.getArrays().empty()) {
+      diag = fail(request, errorLoc,
+                  "'" + t +
+                      "' is not an internal array stored alone in a buffer "
+                      "of its own name, as stage_region creates");
+      diag.attachNote(staged.getLoc()) << "declared here";
+      return diag;
+    }
+    SmallVector<Pattern, 2> patterns = match(kernel, staged, t);
+    if (patterns.empty())
+      return fail(request, errorLoc,
+                  "the accesses to '" + t +
+                      "' are not a copy nest right before a node, uses inside "
+                      "it, and a copy nest right after it, as stage_region "
+                      "creates");
+    // A kernel can read as two stagings (a copy nest can itself be the node
+    // of another): the first that validates is the one to undo.
+    std::optional<DiagnosedSilenceableFailure> firstFailure;
+    for (const Pattern &pattern : patterns) {
+      DiagnosedSilenceableFailure result =
+          validate(state, request, errorLoc, pattern);
+      if (result.succeeded())
+        return result;
+      if (!firstFailure)
+        firstFailure = std::move(result);
+      else
+        (void)result.silence();
+    }
+    return std::move(*firstFailure);
+  }
+
+  MoveRequest rewrite(MoveState &state,
+                      const MoveRequest &request) const override {
+    KernelOp kernel = state.getKernel();
+    StringRef t = request.location;
+    BufferOp staged = kernel.lookupArray(t);
+    Pattern pattern;
+    for (const Pattern &candidate : match(kernel, staged, t)) {
+      DiagnosedSilenceableFailure result =
+          validate(state, request, kernel.getLoc(), candidate);
+      bool ok = result.succeeded();
+      if (!ok)
+        (void)result.silence();
+      if (ok) {
+        pattern = candidate;
+        break;
+      }
+    }
+    int64_t location = static_cast<int64_t>(staged.getLocation());
+    if (pattern.inRoot)
+      pattern.inRoot->erase();
+    if (pattern.outRoot)
+      pattern.outRoot->erase();
+    renameArray(pattern.node, t, pattern.array);
+    staged.erase();
+    return {"stage_region",
+            pattern.array + "," + getNodeSelector(pattern.node),
+            {location}};
+  }
+
+private:
+  /// The rest of the check for one reading of the pattern.
+  static DiagnosedSilenceableFailure validate(MoveState &state,
+                                              const MoveRequest &request,
+                                              Location errorLoc,
+                                              const Pattern &pattern) {
+    KernelOp kernel = state.getKernel();
+    StringRef t = request.location;
+    BufferOp staged = kernel.lookupArray(t);
+    BufferOp buffer = kernel.lookupArray(pattern.array);
+    if (!buffer)
+      return fail(request, errorLoc,
+                  "the copies name '" + pattern.array +
+                      "', which is not an array");
+    if (LeafOp other = findOtherAccess(pattern.node, buffer, "")) {
+      DiagnosedSilenceableFailure d =
+          fail(request, errorLoc,
+               "the node accesses the buffer of '" + pattern.array +
+                   "' directly besides the staged copy");
+      d.attachNote(other.getLoc()) << "the access";
+      return d;
+    }
+    BufferLocation loc = staged.getLocation();
+    bool sameDecl =
+        staged.getElementType() == buffer.getElementType() &&
+        staged.getShape() == buffer.getShape() &&
+        llvm::all_of(staged.getPadding(), [](int64_t p) { return p == 0; }) &&
+        !llvm::is_contained(staged.getReused(), true) &&
+        (loc == BufferLocation::heap || loc == BufferLocation::stack ||
+         loc == BufferLocation::reg) &&
+        staged->getPrevNode() == buffer.getOperation() &&
+        getStagedName(kernel, pattern.array, staged) == t;
+    if (!sameDecl) {
+      DiagnosedSilenceableFailure d =
+          fail(request, errorLoc,
+               "'" + t +
+                   "' is not declared as stage_region would declare it (its "
+                   "name, element type and extents as a copy of '" +
+                   pattern.array +
+                   "', no padding, no :N, heap, stack or reg, right after '" +
+                   buffer.getName() + "'); restore its layout first");
+      d.attachNote(staged.getLoc()) << "declared here";
+      return d;
+    }
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    (void)checkStagedBuffer(request, errorLoc, pattern.node, buffer,
+                            pattern.array, diag);
+    return diag;
+  }
+
+  /// Completes a pattern from its node and copies; nullopt unless the node
+  /// holds every other use of `t` and the copies present are the ones
+  /// stage_region would create.
+  static std::optional<Pattern> complete(Pattern pattern,
+                                         ArrayRef<LeafOp> users,
+                                         ArrayRef<int64_t> shape,
+                                         StringRef t) {
+    if (!pattern.node || !isa<ScopeOp, LeafOp>(pattern.node))
+      return std::nullopt;
+    unsigned inside = 0;
+    for (LeafOp user : users)
+      if (pattern.node == user.getOperation() ||
+          pattern.node->isProperAncestor(user))
+        ++inside;
+    if (inside + bool(pattern.copyIn) + bool(pattern.copyOut) !=
+        users.size())
+      return std::nullopt;
+    Copies copies = getCopies(pattern.node, t, shape);
+    if (copies.in != bool(pattern.copyIn) ||
+        copies.out != bool(pattern.copyOut))
+      return std::nullopt;
+    return pattern;
+  }
+
+  /// The readings of the accesses to `t` as the pattern stage_region
+  /// leaves: from a copy-in nest holding the first use, then from a
+  /// copy-out nest holding the last.
+  static SmallVector<Pattern, 2> match(KernelOp kernel, BufferOp staged,
+                                       StringRef t) {
+    SmallVector<LeafOp> users;
+    kernel.walk<WalkOrder::PreOrder>([&](LeafOp leaf) {
+      ArrayUse use = getArrayUse(leaf, t);
+      if (use.reads || use.writes)
+        users.push_back(leaf);
+    });
+    SmallVector<Pattern, 2> patterns;
+    if (users.empty())
+      return patterns;
+    ArrayRef<int64_t> shape = staged.getShape();
+    auto copyNestOf = [&](Operation *root, StringRef to, StringRef from) {
+      LeafOp leaf = matchCopyNest(root, shape);
+      if (!leaf || leaf.getArray() != to || getCopySource(leaf) != from)
+        return LeafOp();
+      return leaf;
+    };
+    LeafOp first = users.front(), last = users.back();
+    if (std::optional<StringRef> source = getCopySource(first);
+        source && *source != t && first.getArray() == t) {
+      Pattern pattern;
+      pattern.array = source->str();
+      pattern.inRoot = getNestRoot(first, shape.size());
+      pattern.copyIn = copyNestOf(pattern.inRoot, t, pattern.array);
+      if (pattern.copyIn) {
+        pattern.node = pattern.inRoot->getNextNode();
+        pattern.outRoot = pattern.node ? pattern.node->getNextNode() : nullptr;
+        pattern.copyOut = copyNestOf(pattern.outRoot, pattern.array, t);
+        if (!pattern.copyOut)
+          pattern.outRoot = nullptr;
+        if (auto done = complete(pattern, users, shape, t))
+          patterns.push_back(*done);
+      }
+    }
+    if (std::optional<StringRef> source = getCopySource(last);
+        source && *source == t && last.getArray() != t) {
+      Pattern pattern;
+      pattern.array = last.getArray().str();
+      pattern.outRoot = getNestRoot(last, shape.size());
+      pattern.copyOut = copyNestOf(pattern.outRoot, pattern.array, t);
+      if (pattern.copyOut) {
+        pattern.node = pattern.outRoot->getPrevNode();
+        pattern.inRoot = pattern.node ? pattern.node->getPrevNode() : nullptr;
+        pattern.copyIn = copyNestOf(pattern.inRoot, t, pattern.array);
+        if (!pattern.copyIn)
+          pattern.inRoot = nullptr;
+        if (auto done = complete(pattern, users, shape, t))
+          patterns.push_back(*done);
+      }
+    }
+    return patterns;
+  }
+};
+
+} // namespace
+
+const Move *perfdojo::moves::getStageRegionMove() {
+  static StageRegion move;
+  return &move;
+}
+
+const Move *perfdojo::moves::getUnstageMove() {
+  static Unstage move;
+  return &move;
+}
