@@ -21,6 +21,11 @@ struct TimingOptions {
   /// last-level cache). At most `maxCopies` copies are made.
   int64_t rotationBytes = 0;
   unsigned maxCopies = 64;
+  /// Once warm-up calls have taken this long, the copies not yet used are
+  /// read instead of run on (when the caller can read them): the cache
+  /// ends in the same state, and a slow kernel does not spend a minute
+  /// warming up. 0: always call.
+  double maxWarmupSeconds = 1;
 };
 
 struct TimingResult {
@@ -59,10 +64,13 @@ TimingResult summarizeTimes(std::vector<double> seconds);
 /// libtorch operators): `call(c)` runs once on argument copy c of `copies`,
 /// cycling; first warm-up calls, at least one per copy, then
 /// `options.repetitions` timed calls. `call` returns false to stop (its
-/// caller reports why); the result is then nullopt.
+/// caller reports why); the result is then nullopt. `touch(c)`, if given,
+/// reads copy c's memory: past `options.maxWarmupSeconds` the warm-up
+/// touches the remaining copies instead of calling on them.
 std::optional<TimingResult>
 timeRotatingCalls(unsigned copies, llvm::function_ref<bool(unsigned)> call,
-                  const TimingOptions &options);
+                  const TimingOptions &options,
+                  llvm::function_ref<void(unsigned)> touch = nullptr);
 
 /// Times `kernel` on copies of `inputs` (its arguments in declaration order,
 /// already filled).
