@@ -22,7 +22,8 @@ interrupted sweep resumes.
 
 Usage: search-table.py [--build DIR] [--kernels DIR | FILE ...]
                        [--strategies heuristic,random,anneal]
-                       [--budget-evals N] [--threads T] [--jobs J] [--out DIR]
+                       [--budget-evals N] [--budget-seconds S] [--reps R]
+                       [--threads T] [--jobs J] [--out DIR]
 """
 import argparse
 import glob
@@ -41,6 +42,9 @@ def parse_args():
     p.add_argument("--kernels", default="kernels/bench")
     p.add_argument("--strategies", default="heuristic,random,anneal")
     p.add_argument("--budget-evals", type=int, default=300)
+    p.add_argument("--budget-seconds", type=float, default=0,
+                   help="also stop random/anneal runs after this long")
+    p.add_argument("--reps", type=int, default=5)
     p.add_argument("--threads", type=int, default=1)
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--seed", type=int, default=1)
@@ -59,8 +63,11 @@ def run_search(args, kernel_path, strategy, out_dir, cache_dir, torch):
         f"--jobs={args.jobs}", f"--seed={args.seed}", f"--out={out_dir}",
         f"--cache={cache_dir}", "--plot=false", "--best-path=false", "--quiet",
         f"--torch={'true' if torch else 'false'}"]
+    command.append(f"--reps={args.reps}")
     if strategy in ("random", "anneal"):
         command.append(f"--budget-evals={args.budget_evals}")
+        if args.budget_seconds:
+            command.append(f"--budget-seconds={args.budget_seconds}")
     start = time.time()
     result = subprocess.run(command, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, text=True)
@@ -210,8 +217,10 @@ def main():
     lines.append("| " + " | ".join(geo + ["", ""]) + " |")
     table = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "table.md"), "w") as f:
-        f.write(f"threads={args.threads} jobs={args.jobs} "
-                f"budget={args.budget_evals} evaluations (random, anneal)\n\n")
+        f.write(f"threads={args.threads} jobs={args.jobs} reps={args.reps} "
+                f"budget={args.budget_evals} evaluations"
+                + (f" or {args.budget_seconds:g} s" if args.budget_seconds
+                   else "") + " (random, anneal)\n\n")
         f.write(table)
     for e in summary.values():
         e["strategies"] = {s: {k: r.get(k) for k in (
