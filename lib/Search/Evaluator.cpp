@@ -187,7 +187,8 @@ std::vector<Evaluation> Evaluator::evaluateBatch(
                                 double(candidate->leafEvaluations) /
                                     originalWork)
                       .str();
-      store(e);
+      // Memory only: pruning depends on this run's --max-work-ratio.
+      cache[e.key] = e;
       continue;
     }
     pendingByKey[e.key] = pending.size();
