@@ -1,10 +1,21 @@
 //===- HeuristicStrategy.cpp - the x86 expert pass ------------------------===//
 //
-// One deterministic pass of the rules an expert applies on a vector CPU,
-// each through legal moves only (an illegal rule application is skipped):
+// The rules an expert applies on a vector CPU, each through legal moves only
+// (an illegal rule application is skipped):
 //
+//   0. register blocking (RegisterBlocking.h), for every reduction leaf
+//      whose output index misses the reduction variables and whose last
+//      output index is a stride-1 variable (matmul, bmm, convolutions):
+//      lanes along that variable (split by W; a remainder that is not a
+//      multiple of W is cut off into a tile of scalar accumulators), u
+//      vectors and r rows (another output variable, preferably one the
+//      stride-1 operands do not use) unrolled, the reduction scopes moved
+//      outside the tile (swap_nested_scopes), the initialization `c = 0`
+//      in its own vectorized, unrolled copy of the tile right before the
+//      reduction; optionally the first reduction scope cache-tiled;
 //   1. fuse: join adjacent scopes wherever legal, swapping siblings when
-//      that enables a fusion;
+//      that enables a fusion, except two reduction loops of register tiles
+//      (their accumulators would spill);
 //   2. vectorize: split every innermost scope whose size is a multiple of
 //      the vector width W (vector bytes / element bytes) by W, separate the
 //      leaves of each W-scope, make each a `:v` scope; a reduction that
@@ -12,9 +23,16 @@
 //      (privatize_reduction), whose combine scope is unrolled;
 //   3. memory: reuse buffer dimensions until exhaustion, then move internal
 //      buffers to registers (else the stack) where they fit;
-//   4. parallelize every top-level scope that can run in parallel.
+//   4. parallelize every top-level scope that can run in parallel (through
+//      single-iteration scopes, and through an illegal one, to its only
+//      child scope).
 //
-// The original kernel and the result are evaluated.
+// Deterministic candidates, each distinct program evaluated once: the
+// original; when the kernel has a blocking site, rules 0-4 with five
+// variants of rule 0 (the best-ranked tile with row tiles outside column
+// tiles, the same with column tiles outside, the second- and third-ranked
+// tiles, the best tile with the reduction cache-tiled); rules 1-4 alone.
+// The fastest valid one is the result.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,26 +41,21 @@
 #include "perfdojo/Moves/Selector.h"
 
 #include "MoveRules.h"
+#include "RegisterBlocking.h"
 
 #include "llvm/ADT/StringSet.h"
 
+#include <vector>
+
 using namespace perfdojo;
 using namespace perfdojo::dojo;
+using namespace perfdojo::heuristic;
 
 namespace {
 
 /// Upper bound on rule applications per phase: a guard against a rule that
 /// keeps applying, never reached by a terminating rule set.
 constexpr unsigned kMaxSteps = 400;
-
-MoveRequest makeMove(llvm::StringRef name, std::string location,
-                     llvm::ArrayRef<int64_t> params = {}) {
-  MoveRequest move;
-  move.name = name.str();
-  move.location = std::move(location);
-  move.params.assign(params.begin(), params.end());
-  return move;
-}
 
 bool hasOnlyLeaves(ScopeOp scope) {
   return llvm::all_of(scope.getBlock(),
@@ -62,30 +75,52 @@ bool continuesOutside(LeafOp leaf, ScopeOp lanes) {
   return true;
 }
 
-/// Lanes of a vector register for the leaf's output element type.
-int64_t getVectorWidth(KernelOp kernel, LeafOp leaf, const MoveOptions &o) {
-  mlir::Type type = kernel.lookupArray(leaf.getArray()).getElementType();
-  int64_t bytes = std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
-  return std::max<int64_t>(1, o.vectorBytes / bytes);
-}
-
 class HeuristicStrategy : public Strategy {
 public:
   llvm::StringRef getName() const override { return "heuristic"; }
   void run(SearchContext &context) override {
     context.evaluate({});
-    Game game(context.getOriginal(), context.getMoveOptions());
-    fuse(game);
-    vectorize(game, context.getMoveOptions());
-    placeMemory(game);
-    parallelize(game);
-    if (!game.history().empty())
-      context.evaluate(game.history());
+    KernelOp original = context.getOriginal();
+    const MoveOptions &options = context.getMoveOptions();
+    // Candidates: the register-blocking variants (when the kernel has a
+    // site), then the plain pass; every distinct program once.
+    llvm::SmallVector<llvm::SmallVector<MoveRequest>> candidates;
+    llvm::StringSet<> programs;
+    auto finish = [&](Game &game) {
+      fuse(game);
+      vectorize(game, options);
+      placeMemory(game);
+      parallelize(game);
+      if (!game.history().empty() && programs.insert(game.print()).second)
+        candidates.emplace_back(game.history().begin(), game.history().end());
+    };
+    std::vector<BlockSite> sites = findBlockSites(original, options);
+    if (!sites.empty()) {
+      llvm::SmallVector<BlockVariant> variants = {
+          {0, false, false}, {0, true, false}, {1, false, false},
+          {0, false, true}, {2, false, false}};
+      for (const BlockVariant &variant : variants) {
+        Game game(original, options);
+        bool blocked = false;
+        // Later sites first: a cut duplicates the blocked leaf, which
+        // renumbers the later writers of its array.
+        for (const BlockSite &site : llvm::reverse(sites))
+          blocked |= blockSite(game, site, variant, options);
+        if (blocked)
+          finish(game);
+      }
+    }
+    Game plain(original, options);
+    finish(plain);
+    // Independent candidates: up to --jobs of them compile at once.
+    context.evaluateBatch(candidates);
   }
 
 private:
   void fuse(Game &game) {
-    auto isJoin = [](const MoveRequest &m) { return m.name == "join_scopes"; };
+    auto isJoin = [&](const MoveRequest &m) {
+      return m.name == "join_scopes" && !joinsRegisterTiles(game, m);
+    };
     for (unsigned step = 0; step < kMaxSteps; ++step) {
       if (applyFirstLegal(game, isJoin))
         continue;
@@ -116,7 +151,7 @@ private:
         if (next || scope.getMode() != Mode::seq || !hasOnlyLeaves(scope))
           return;
         auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
-        int64_t width = getVectorWidth(kernel, leaf, options);
+        int64_t width = getVectorLanes(kernel, leaf, options);
         if (static_cast<int64_t>(scope.getSize()) != width)
           return;
         std::string selector = getNodeSelector(scope);
@@ -155,7 +190,7 @@ private:
           if (next || scope.getMode() != Mode::seq || !hasOnlyLeaves(scope))
             return;
           auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
-          int64_t width = getVectorWidth(kernel, leaf, options);
+          int64_t width = getVectorLanes(kernel, leaf, options);
           int64_t size = scope.getSize();
           if (size <= width || size % width != 0)
             return;
@@ -180,22 +215,32 @@ private:
     applyUntilExhausted(
         game, [](const MoveRequest &m) { return m.name == "reuse_dims"; },
         kMaxSteps);
-    llvm::SmallVector<std::string> internal;
-    for (BufferOp buffer : game.getKernel().getBuffers())
-      if (!buffer.isArgument())
-        internal.push_back(buffer.getName().str());
-    for (const std::string &name : internal)
-      if (!tryApply(game, makeMove("set_location", name, {2})))
-        tryApply(game, makeMove("set_location", name, {1}));
+    placeInternalBuffers(game);
   }
 
+  /// `set_parallel` on every top-level scope, or where that is illegal or
+  /// the scope has a single iteration, on its only child scope, and so on.
   void parallelize(Game &game) {
     llvm::SmallVector<std::string> tops;
     for (mlir::Operation &op : game.getKernel().getBlock())
       if (auto scope = llvm::dyn_cast<ScopeOp>(op))
         tops.push_back(getNodeSelector(scope));
-    for (const std::string &selector : tops)
-      tryApply(game, makeMove("set_parallel", selector));
+    for (const std::string &selector : tops) {
+      auto node = resolveNode(game.getKernel(), selector);
+      if (!node) {
+        llvm::consumeError(node.takeError());
+        continue;
+      }
+      auto scope = llvm::dyn_cast<ScopeOp>(*node);
+      while (scope && scope.getMode() == Mode::seq) {
+        if (scope.getSize() > 1 &&
+            tryApply(game, makeMove("set_parallel", getNodeSelector(scope))))
+          break;
+        if (!llvm::hasSingleElement(scope.getBlock()))
+          break;
+        scope = llvm::dyn_cast<ScopeOp>(scope.getBlock().front());
+      }
+    }
   }
 };
 } // namespace

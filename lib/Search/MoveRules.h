@@ -12,6 +12,16 @@
 
 namespace perfdojo {
 
+/// The request `name location params...`.
+inline MoveRequest makeMove(llvm::StringRef name, std::string location,
+                            llvm::ArrayRef<int64_t> params = {}) {
+  MoveRequest move;
+  move.name = name.str();
+  move.location = std::move(location);
+  move.params.assign(params.begin(), params.end());
+  return move;
+}
+
 /// Applies `move` if it is legal; an illegal move leaves the game as it was.
 inline bool tryApply(Game &game, const MoveRequest &move) {
   if (llvm::Error error = game.apply(move)) {

@@ -1,0 +1,516 @@
+//===- RegisterBlocking.cpp - register tiles for the heuristic pass ------===//
+//
+// The register-blocking rule (RegisterBlocking.h), step by step on a
+// reduction leaf R at depth D (all steps legal moves):
+//
+//   site:    R reduces (`op=`), its enclosing scopes are plain, the scopes
+//            whose variables miss R's output index (the reductions) are the
+//            innermost ones; lanes: the output variable that is the last
+//            output index with stride 1, and stride 0 or 1 in every operand;
+//            rows: another output variable that the stride-1 operands do
+//            not use (each vector load then serves every row), else the
+//            innermost other output variable;
+//   tiles:   rows r (a divisor <= 8) x u vectors (a divisor of the lane
+//            size / W, <= 8), r*u within 3/4 of the vector registers (32
+//            with 64-byte vectors, else 16), ranked by r*u / (r+u), FMAs
+//            per load; lanes narrower than W: a scalar tile (W = 1);
+//   moves:   split_off until R's scopes are a perfect nest (keeping the
+//            initialization leaf `c = 0` right before the reduction scopes
+//            with them); cut_scope the lane scope at a multiple of W (the
+//            remainder becomes a scalar tile); split_scope lanes by W and u,
+//            rows by r, [the first reduction by a cache tile];
+//            swap_nested_scopes to (outer output scopes, [k outer], row
+//            tiles, column tiles, r, u, W) above the initialization,
+//            split_off of the initialization's tile, swap_nested_scopes of
+//            the reduction scopes outside (r, u, W); set_vector on W,
+//            set_unroll on u and r, in both tiles.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RegisterBlocking.h"
+
+#include "MoveRules.h"
+
+#include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+#include "perfdojo/Moves/Selector.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <algorithm>
+
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+using namespace perfdojo::heuristic;
+
+namespace {
+
+LeafOp findLeaf(KernelOp kernel, const LeafRef &ref) {
+  LeafOp found;
+  unsigned seen = 0;
+  kernel.walk([&](LeafOp leaf) {
+    if (found || leaf.getArray() != ref.array)
+      return;
+    if (seen++ == ref.ordinal)
+      found = leaf;
+  });
+  return found;
+}
+
+/// Enclosing scopes of `leaf`, outermost first.
+llvm::SmallVector<ScopeOp> getAncestors(LeafOp leaf) {
+  llvm::SmallVector<ScopeOp> scopes;
+  for (mlir::Operation *op = leaf->getParentOp(); op; op = op->getParentOp())
+    if (auto scope = llvm::dyn_cast<ScopeOp>(op))
+      scopes.push_back(scope);
+  std::reverse(scopes.begin(), scopes.end());
+  return scopes;
+}
+
+bool usesDepth(mlir::AffineMap map, unsigned depth) {
+  return llvm::any_of(map.getResults(), [&](mlir::AffineExpr e) {
+    return e.isFunctionOfDim(depth);
+  });
+}
+
+/// Whether a step of `{depth}` moves `map` by exactly one element of its
+/// last dimension and not in the others (lane stride 1 in a row-major array).
+bool isUnitStride(mlir::AffineMap map, unsigned depth) {
+  auto results = map.getResults();
+  if (results.empty())
+    return false;
+  for (mlir::AffineExpr e : results.drop_back())
+    if (e.isFunctionOfDim(depth))
+      return false;
+  std::optional<LinearForm> last = getLinearForm(results.back());
+  return last && last->coeff(depth) == 1;
+}
+
+
+llvm::SmallVector<int64_t> getDivisors(int64_t n, int64_t max) {
+  llvm::SmallVector<int64_t> divisors;
+  for (int64_t d = 1; d <= std::min(n, max); ++d)
+    if (n % d == 0)
+      divisors.push_back(d);
+  return divisors;
+}
+
+/// Register tiles: rows x vectors accumulators within 3/4 of the vector
+/// registers (32 with 64-byte vectors, else 16), ranked by FMAs per load
+/// (r*u / (r+u)), then by size. Scalar tiles (W = 1) take up to 12 columns.
+void rankTiles(BlockSite &site, const MoveOptions &options) {
+  int64_t registers = options.vectorBytes >= 64 ? 32 : 16;
+  int64_t maxAccumulators = registers * 3 / 4;
+  int64_t rowSize = site.row ? site.sizes[*site.row] : 1;
+  struct Ranked {
+    int64_t rows, vectors;
+    double reuse;
+  };
+  llvm::SmallVector<Ranked> ranked;
+  for (int64_t r : getDivisors(rowSize, 8))
+    for (int64_t u : getDivisors(site.laneMain / site.width,
+                                 site.width == 1 ? 12 : 8))
+      if (r * u <= maxAccumulators && r * u >= 2)
+        ranked.push_back({r, u, double(r * u) / double(r + u)});
+  // A total order: deterministic with an unstable sort.
+  llvm::sort(ranked, [](const Ranked &a, const Ranked &b) {
+    if (a.reuse != b.reuse)
+      return a.reuse > b.reuse;
+    if (a.rows * a.vectors != b.rows * b.vectors)
+      return a.rows * a.vectors > b.rows * b.vectors;
+    return a.vectors > b.vectors;
+  });
+  site.tiles.clear();
+  for (const Ranked &r : ranked)
+    site.tiles.push_back({r.rows, r.vectors});
+}
+
+std::optional<BlockSite> analyzeSite(KernelOp kernel, LeafOp leaf,
+                                     const LeafRef &ref,
+                                     const MoveOptions &options) {
+  if (leaf.getReduce() == ReduceKind::none)
+    return std::nullopt;
+  llvm::SmallVector<ScopeOp> scopes = getAncestors(leaf);
+  unsigned depth = scopes.size();
+  if (depth < 2)
+    return std::nullopt;
+  BlockSite site;
+  site.leaf = ref;
+  for (ScopeOp scope : scopes) {
+    if (scope.getMode() != Mode::seq)
+      return std::nullopt;
+    site.sizes.push_back(scope.getSize());
+  }
+  mlir::AffineMap output = leaf.getIndices();
+  llvm::SmallVector<unsigned> outputDepths;
+  for (unsigned d = 0; d < depth; ++d) {
+    if (usesDepth(output, d))
+      outputDepths.push_back(d);
+    else
+      site.reductions.push_back(d);
+  }
+  // The reduction scopes are the innermost ones.
+  if (site.reductions.empty() || outputDepths.empty() ||
+      site.reductions.front() < outputDepths.back())
+    return std::nullopt;
+  // Lanes: the variable of the output's last index, stride 1 or 0 in every
+  // operand.
+  auto results = output.getResults();
+  std::optional<LinearForm> last = getLinearForm(results.back());
+  if (!last)
+    return std::nullopt;
+  std::optional<unsigned> lane;
+  for (unsigned d : outputDepths)
+    if (last->coeff(d) == 1 && isUnitStride(output, d))
+      lane = d;
+  if (!lane)
+    return std::nullopt;
+  site.lane = *lane;
+  llvm::SmallVector<mlir::AffineMap> contiguous;
+  for (mlir::Attribute input : leaf.getInputs()) {
+    auto access = llvm::dyn_cast<AccessAttr>(input);
+    if (!access)
+      continue;
+    if (!usesDepth(access.getIndices(), site.lane))
+      continue;
+    if (!isUnitStride(access.getIndices(), site.lane))
+      return std::nullopt;
+    contiguous.push_back(access.getIndices());
+  }
+  site.width = getVectorLanes(kernel, leaf, options);
+  site.elementBytes = std::max<int64_t>(1, options.vectorBytes / site.width);
+  int64_t laneSize = site.sizes[site.lane];
+  if (laneSize < 2)
+    return std::nullopt;
+  // Lanes narrower than a vector: a tile of scalar accumulators.
+  if (site.width < 2 || laneSize < site.width)
+    site.width = 1;
+  site.laneMain = laneSize / site.width * site.width;
+  // Rows: an output variable the contiguous operands do not use (each
+  // vector load then serves every row of the tile), the innermost such;
+  // else the innermost other output variable.
+  std::optional<unsigned> reusing, any;
+  for (unsigned d : outputDepths) {
+    if (d == site.lane || site.sizes[d] < 2)
+      continue;
+    any = d;
+    if (llvm::none_of(contiguous,
+                      [&](mlir::AffineMap m) { return usesDepth(m, d); }))
+      reusing = d;
+  }
+  site.row = reusing ? reusing : any;
+  for (unsigned d : outputDepths)
+    if (d != site.lane && d != site.row)
+      site.outer.push_back(d);
+  rankTiles(site, options);
+  if (site.tiles.empty())
+    return std::nullopt;
+  ScopeOp first = scopes[site.reductions.front()];
+  if (auto init = llvm::dyn_cast_or_null<LeafOp>(first->getPrevNode()))
+    site.hasInit = ref.ordinal > 0 && init.getArray() == leaf.getArray() &&
+                   init.getReduce() == ReduceKind::none &&
+                   init.getIndices() == leaf.getIndices() &&
+                   !first->getNextNode() && !init->getPrevNode();
+  // Cache tile of the first reduction scope: the panel of the contiguous
+  // operand a tile row sweeps (kTile x lanes) within 256 KiB.
+  int64_t k = site.sizes[site.reductions.front()];
+  int64_t panel = site.laneMain * site.elementBytes;
+  if (k * panel > (int64_t(256) << 10)) {
+    for (int64_t d : getDivisors(k, (int64_t(256) << 10) / panel))
+      if (d >= 16)
+        site.kTile = d;
+  }
+  return site;
+}
+
+/// Every register-blocking site of `kernel`, in text order.
+std::vector<BlockSite> findSites(KernelOp kernel,
+                                            const MoveOptions &options) {
+  std::vector<BlockSite> sites;
+  llvm::StringMap<unsigned> writers;
+  kernel.walk([&](LeafOp leaf) {
+    LeafRef ref{leaf.getArray().str(), writers[leaf.getArray()]++};
+    if (auto site = analyzeSite(kernel, leaf, ref, options))
+      sites.push_back(std::move(*site));
+  });
+  return sites;
+}
+
+
+/// Applies moves to `game` while keeping track of the blocked leaf's nest:
+/// `labels[d]` names the scope at depth d on the leaf's path.
+class NestBuilder {
+public:
+  enum : int { kLane = 100, kVectors, kRowsIn, kReductionIn };
+
+  NestBuilder(Game &game, LeafRef leaf) : game(game), leaf(std::move(leaf)) {}
+
+  LeafOp getLeaf() { return findLeaf(game.getKernel(), leaf); }
+  std::string at(unsigned depth) { return getPathSelector(getLeaf(), depth); }
+  bool apply(llvm::StringRef name, std::string location,
+             llvm::ArrayRef<int64_t> params = {}) {
+    return tryApply(game, makeMove(name, std::move(location), params));
+  }
+
+  /// Fission until the leaf's scopes form a perfect nest from the top;
+  /// with `keep`, the scope holding `keep` and the leaf's reduction scope
+  /// keeps both (only that pair).
+  bool isolate(const LeafRef *keep = nullptr) {
+    unsigned depth = getNodeDepth(getLeaf());
+    auto kept = [&]() -> LeafOp {
+      return keep ? findLeaf(game.getKernel(), *keep) : LeafOp();
+    };
+    for (int d = int(depth) - 1; d >= 0; --d) {
+      auto child = [&]() -> mlir::Operation * {
+        LeafOp current = getLeaf();
+        auto scopes = getAncestors(current);
+        return unsigned(d) + 1 < scopes.size() ? scopes[d + 1].getOperation()
+                                               : current.getOperation();
+      };
+      mlir::Operation *begin = child();
+      if (LeafOp init = kept(); init && init->getNextNode() == begin)
+        begin = init;
+      if (mlir::Operation *prev = begin->getPrevNode())
+        apply("split_off", getPathSelector(getFirstLeaf(prev), d));
+      if (child()->getNextNode())
+        apply("split_off", at(d));
+    }
+    for (ScopeOp scope : getAncestors(getLeaf())) {
+      unsigned children = llvm::range_size(scope.getBlock());
+      LeafOp init = kept();
+      if (children > 2 ||
+          (children == 2 && (!init || init->getParentOp() != scope)))
+        return false;
+    }
+    return true;
+  }
+
+  /// Separates the kept initialization `init` (a sibling of the reduction
+  /// scopes) from the leaf at every depth of `labels` (deepest first).
+  bool separate(const LeafRef &init, llvm::ArrayRef<int> tileLabels) {
+    for (int label : llvm::reverse(tileLabels))
+      if (auto d = position(label))
+        if (!apply("split_off",
+                   getPathSelector(findLeaf(game.getKernel(), init), *d)))
+          return false;
+    return true;
+  }
+
+  void initLabels() {
+    labels.clear();
+    for (unsigned d = 0, e = getNodeDepth(getLeaf()); d < e; ++d)
+      labels.push_back(d);
+  }
+  std::optional<unsigned> position(int label) {
+    auto it = llvm::find(labels, label);
+    if (it == labels.end())
+      return std::nullopt;
+    return unsigned(it - labels.begin());
+  }
+  /// Splits the scope `label` by `factor`; the inner part is `inner`.
+  bool split(int label, int64_t factor, int inner) {
+    unsigned d = *position(label);
+    if (!apply("split_scope", at(d), {factor}))
+      return false;
+    labels.insert(labels.begin() + d + 1, inner);
+    return true;
+  }
+  void relabel(int from, int to) { labels[*position(from)] = to; }
+  /// Interchanges adjacent scopes until the labels follow `order` (labels
+  /// absent from the nest are ignored).
+  bool permute(llvm::ArrayRef<int> order) {
+    auto rank = [&](int label) {
+      return unsigned(llvm::find(order, label) - order.begin());
+    };
+    for (unsigned step = 0; step < 200; ++step) {
+      bool swapped = false;
+      for (unsigned d = 0; d + 1 < labels.size(); ++d) {
+        if (rank(labels[d]) <= rank(labels[d + 1]))
+          continue;
+        if (!apply("swap_nested_scopes", at(d)))
+          return false;
+        std::swap(labels[d], labels[d + 1]);
+        swapped = true;
+        break;
+      }
+      if (!swapped)
+        return true;
+    }
+    return false;
+  }
+
+private:
+  Game &game;
+  LeafRef leaf;
+
+public:
+  llvm::SmallVector<int> labels;
+};
+
+/// The register-blocking rule on one site; on failure the game is restored.
+bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
+           const MoveOptions &options) {
+  size_t mark = game.history().size();
+  auto fail = [&] {
+    while (game.history().size() > mark)
+      game.undo();
+    return false;
+  };
+  int reduction = site.reductions.front();
+  bool cacheTile = variant.cacheTile && site.kTile;
+  // The initialization stays in the tile unless the reduction is
+  // cache-tiled (it would then run once per cache tile).
+  bool keepInit = site.hasInit && !cacheTile;
+  LeafRef init{site.leaf.array, site.leaf.ordinal - 1};
+  const LeafRef *keep = keepInit ? &init : nullptr;
+  NestBuilder nest(game, site.leaf);
+  if (!nest.getLeaf() || !nest.isolate(keep))
+    return fail();
+  // A lane scope that is not a multiple of W: the remainder is cut off and
+  // becomes a tile of scalar accumulators (below), the main part is blocked.
+  bool cut = site.laneMain != site.sizes[site.lane];
+  if (cut) {
+    if (!nest.apply("cut_scope", nest.at(site.lane), {site.laneMain}) ||
+        !nest.isolate(keep))
+      return fail();
+  }
+  nest.initLabels();
+  auto [rows, vectors] = site.tiles[std::min<size_t>(variant.tile,
+                                                     site.tiles.size() - 1)];
+  int lane = site.lane;
+  bool vector = site.width > 1;
+  if (vector) {
+    if (site.laneMain == site.width)
+      nest.relabel(lane, NestBuilder::kLane);
+    else if (!nest.split(lane, site.width, NestBuilder::kLane))
+      return fail();
+  }
+  int64_t laneVectors = site.laneMain / site.width;
+  if (vectors > 1) {
+    if (vectors == laneVectors)
+      nest.relabel(lane, NestBuilder::kVectors);
+    else if (!nest.split(lane, vectors, NestBuilder::kVectors))
+      return fail();
+  }
+  if (site.row && rows > 1) {
+    if (rows == site.sizes[*site.row])
+      nest.relabel(*site.row, NestBuilder::kRowsIn);
+    else if (!nest.split(*site.row, rows, NestBuilder::kRowsIn))
+      return fail();
+  }
+  if (cacheTile &&
+      !nest.split(reduction, site.kTile, NestBuilder::kReductionIn))
+    return fail();
+  // (outer output scopes, [k outer], row tiles, column tiles, [k inner],
+  //  reductions, rows in the tile, vectors in the tile, lanes)
+  llvm::SmallVector<int> outerOrder(site.outer.begin(), site.outer.end());
+  if (cacheTile)
+    outerOrder.push_back(reduction);
+  int rowLabel = site.row ? int(*site.row) : -1;
+  if (variant.columnsOuter)
+    outerOrder.append({lane, rowLabel});
+  else
+    outerOrder.append({rowLabel, lane});
+  llvm::SmallVector<int> reductionOrder;
+  if (cacheTile)
+    reductionOrder.push_back(NestBuilder::kReductionIn);
+  for (unsigned d : site.reductions)
+    if (!cacheTile || int(d) != reduction)
+      reductionOrder.push_back(d);
+  const int tileLabels[] = {NestBuilder::kRowsIn, NestBuilder::kVectors,
+                            NestBuilder::kLane};
+  // With the initialization in the tile: first order the output scopes
+  // above it, then give it its own copy of the tile scopes.
+  llvm::SmallVector<std::pair<int, unsigned>> initTile;
+  if (keepInit) {
+    llvm::SmallVector<int> order = outerOrder;
+    order.append(std::begin(tileLabels), std::end(tileLabels));
+    order.append(reductionOrder);
+    if (!nest.permute(order) || !nest.separate(init, tileLabels))
+      return fail();
+    for (int label : tileLabels)
+      if (auto d = nest.position(label))
+        initTile.push_back({label, *d});
+  }
+  llvm::SmallVector<int> order = outerOrder;
+  order.append(reductionOrder);
+  order.append(std::begin(tileLabels), std::end(tileLabels));
+  if (!nest.permute(order))
+    return fail();
+  if (vector &&
+      !nest.apply("set_vector", nest.at(*nest.position(NestBuilder::kLane))))
+    return fail();
+  for (int label : {NestBuilder::kVectors, NestBuilder::kRowsIn})
+    if (auto d = nest.position(label))
+      nest.apply("set_unroll", nest.at(*d));
+  // The initialization tile: vector lanes, unrolled.
+  for (auto [label, depth] : llvm::reverse(initTile)) {
+    std::string at = getPathSelector(findLeaf(game.getKernel(), init), depth);
+    if (label == NestBuilder::kLane)
+      nest.apply(vector ? "set_vector" : "set_unroll", at);
+    else
+      nest.apply("set_unroll", at);
+  }
+  if (cut) {
+    // The remainder: the next writer of the array (after the copy of the
+    // initialization), a scalar tile.
+    BlockSite rest = site;
+    rest.leaf.ordinal += keepInit ? 2 : 1;
+    rest.hasInit = keepInit;
+    rest.sizes[site.lane] -= site.laneMain;
+    rest.laneMain = rest.sizes[site.lane];
+    rest.width = 1;
+    rankTiles(rest, options);
+    if (!rest.tiles.empty())
+      block(game, rest, BlockVariant{}, options);
+  }
+  return true;
+}
+
+/// Whether `scope` is a reduction loop around a register tile: a leaf below
+/// it reduces into an element that does not depend on the scope's variable,
+/// inside an unrolled scope.
+bool isTileReduction(mlir::Operation *op) {
+  auto scope = llvm::dyn_cast_or_null<ScopeOp>(op);
+  if (!scope)
+    return false;
+  unsigned depth = getNodeDepth(scope);
+  bool found = false;
+  scope.walk([&](LeafOp leaf) {
+    if (found || leaf.getReduce() == ReduceKind::none ||
+        usesDepth(leaf.getIndices(), depth))
+      return;
+    for (mlir::Operation *p = leaf->getParentOp(); p != scope;
+         p = p->getParentOp())
+      if (llvm::cast<ScopeOp>(p).getMode() == Mode::unroll)
+        found = true;
+  });
+  return found;
+}
+
+/// Whether `join` (a join_scopes request) fuses two reduction loops of
+/// register tiles: the accumulators of both would be live at once and spill.
+bool joinsTiles(Game &game, const MoveRequest &join) {
+  auto node = resolveNode(game.getKernel(), join.location);
+  if (!node) {
+    llvm::consumeError(node.takeError());
+    return false;
+  }
+  return isTileReduction(*node) && isTileReduction((*node)->getNextNode());
+}
+
+} // namespace
+
+std::vector<BlockSite> heuristic::findBlockSites(KernelOp kernel,
+                                                 const MoveOptions &options) {
+  return findSites(kernel, options);
+}
+
+bool heuristic::blockSite(Game &game, const BlockSite &site,
+                          const BlockVariant &variant,
+                          const MoveOptions &options) {
+  return block(game, site, variant, options);
+}
+
+bool heuristic::joinsRegisterTiles(Game &game, const MoveRequest &join) {
+  return joinsTiles(game, join);
+}

@@ -1,0 +1,76 @@
+//===- RegisterBlocking.h - register tiles for the heuristic pass -*- C++ -*-===//
+//
+// Private to lib/Search: the register-blocking rule of the x86 expert pass
+// (HeuristicStrategy.cpp). A reduction leaf whose output index misses the
+// reduction variables (`c[i,j] += a[i,k] * b[k,j]`, a convolution) becomes
+// a tile of unrolled accumulators: lanes along the output's contiguous
+// dimension, a few rows along another output dimension, the reduction
+// scopes outside the tile, the initialization in its own copy of the tile.
+// Every step is a legal move; an illegal one abandons the site.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_LIB_SEARCH_REGISTERBLOCKING_H
+#define PERFDOJO_LIB_SEARCH_REGISTERBLOCKING_H
+
+#include "perfdojo/Moves/Game.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfdojo {
+namespace heuristic {
+
+/// A leaf named stably across moves: the `ordinal`-th leaf writing `array`.
+struct LeafRef {
+  std::string array;
+  unsigned ordinal = 0;
+};
+
+/// A reduction leaf `c[out] op= f(...)` whose output index misses the
+/// reduction variables and has a contiguous dimension usable as vector
+/// lanes: the candidate of a register-blocked tile.
+struct BlockSite {
+  LeafRef leaf;
+  llvm::SmallVector<int64_t> sizes; ///< of the enclosing scopes
+  llvm::SmallVector<unsigned> outer; ///< output depths other than row, lane
+  llvm::SmallVector<unsigned> reductions; ///< innermost, in order
+  unsigned lane = 0;
+  int64_t laneMain = 0; ///< the lane scope's size rounded down to W
+  int64_t width = 0;
+  std::optional<unsigned> row;
+  int64_t elementBytes = 4;
+  /// (rows, vectors) register tiles, best first.
+  llvm::SmallVector<std::pair<int64_t, int64_t>> tiles;
+  int64_t kTile = 0; ///< a cache tile of the first reduction scope (0: none)
+  /// The leaf right before the reduction scopes initializes the same
+  /// element (`c[i,j] = 0`): it stays in the tile, before the reduction.
+  bool hasInit = false;
+};
+
+/// One variant of the blocking rule: which ranked tile, the order of the
+/// row and column tile loops, and whether to cache-tile the reduction.
+struct BlockVariant {
+  unsigned tile = 0;
+  bool columnsOuter = false;
+  bool cacheTile = false;
+};
+
+/// Every register-blocking site of `kernel`, in text order.
+std::vector<BlockSite> findBlockSites(dojo::KernelOp kernel,
+                                      const MoveOptions &options);
+
+/// Applies the register-blocking rule to `site` (and to the scalar
+/// remainder it cuts off); false, with the game restored, when a step that
+/// the tile needs is illegal.
+bool blockSite(Game &game, const BlockSite &site, const BlockVariant &variant,
+               const MoveOptions &options);
+
+/// Whether `join` (a join_scopes request) fuses two reduction loops of
+/// register tiles: the accumulators of both would be live at once and spill.
+bool joinsRegisterTiles(Game &game, const MoveRequest &join);
+
+} // namespace heuristic
+} // namespace perfdojo
+
+#endif // PERFDOJO_LIB_SEARCH_REGISTERBLOCKING_H
