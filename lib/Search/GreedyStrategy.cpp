@@ -43,11 +43,7 @@ class GreedyStrategy : public Strategy {
 public:
   llvm::StringRef getName() const override { return "greedy"; }
   void run(SearchContext &context) override {
-    context.evaluate({});
-    Game game(context.getOriginal(), context.getMoveOptions());
-    applyNaiveRules(game);
-    if (!game.history().empty())
-      context.evaluate(game.history());
+    Game game = runNaivePass(context);
     size_t before = game.history().size();
 
     splitByVectorWidth(game, context.getMoveOptions());

@@ -9,6 +9,7 @@
 
 #include "perfdojo/Moves/Game.h"
 #include "perfdojo/Moves/Selector.h"
+#include "perfdojo/Search/Strategy.h"
 
 namespace perfdojo {
 
@@ -59,6 +60,18 @@ inline void applyNaiveRules(Game &game) {
   applyUntilExhausted(game, [](const MoveRequest &move) {
     return move.name == "join_scopes" || move.name == "reuse_dims";
   });
+}
+
+/// The naive pass as a strategy step: evaluates the original kernel, applies
+/// the naive rules to a new game and evaluates the result if it differs.
+/// Returns the game, for strategies that continue from there.
+inline Game runNaivePass(SearchContext &context) {
+  context.evaluate({});
+  Game game(context.getOriginal(), context.getMoveOptions());
+  applyNaiveRules(game);
+  if (!game.history().empty())
+    context.evaluate(game.history());
+  return game;
 }
 
 /// Moves every internal buffer to registers where legal, else to the

@@ -16,13 +16,7 @@ namespace {
 class NaiveStrategy : public Strategy {
 public:
   llvm::StringRef getName() const override { return "naive"; }
-  void run(SearchContext &context) override {
-    context.evaluate({});
-    Game game(context.getOriginal(), context.getMoveOptions());
-    applyNaiveRules(game);
-    if (!game.history().empty())
-      context.evaluate(game.history());
-  }
+  void run(SearchContext &context) override { runNaivePass(context); }
 };
 } // namespace
 

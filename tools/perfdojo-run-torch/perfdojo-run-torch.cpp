@@ -143,13 +143,9 @@ ExitCode callOperator(const TorchOperator &op, const Tensors &in,
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(torchCategory);
-  std::vector<std::string> renamed;
-  std::vector<char *> arguments =
-      renameFlag(argc, argv, "threads", "num-threads", renamed);
-  cl::ParseCommandLineOptions(arguments.size(), arguments.data(),
-                              "PerfDojo libtorch baseline: validate and time "
-                              "a kernel's libtorch operator\n");
+  parseToolCommandLine(argc, argv, torchCategory, "num-threads",
+                       "PerfDojo libtorch baseline: validate and time "
+                       "a kernel's libtorch operator\n");
   if (threads == 0) {
     llvm::errs() << kTool << "--threads must be at least 1\n";
     return kError;

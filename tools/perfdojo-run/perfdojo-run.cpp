@@ -243,13 +243,9 @@ void printError(llvm::Error error) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(runCategory);
-  std::vector<std::string> renamed;
-  std::vector<char *> arguments =
-      renameFlag(argc, argv, "threads", "num-threads", renamed);
-  cl::ParseCommandLineOptions(arguments.size(), arguments.data(),
-                              "PerfDojo kernel runner: execute, validate, "
-                              "time\n");
+  parseToolCommandLine(argc, argv, runCategory, "num-threads",
+                       "PerfDojo kernel runner: execute, validate, "
+                       "time\n");
   if (engine != "interp" && engine != "jit") {
     llvm::errs() << "perfdojo-run: unknown engine '" << engine
                  << "'; available: jit, interp\n";

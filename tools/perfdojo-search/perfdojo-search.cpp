@@ -191,12 +191,8 @@ TorchTime timeLibtorch(llvm::StringRef toolDir) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
-  cl::HideUnrelatedOptions(searchCategory);
-  std::vector<std::string> renamed;
-  std::vector<char *> arguments =
-      renameFlag(argc, argv, "threads", "kernel-threads", renamed);
-  cl::ParseCommandLineOptions(arguments.size(), arguments.data(),
-                              "PerfDojo search: optimize a kernel with moves\n");
+  parseToolCommandLine(argc, argv, searchCategory, "kernel-threads",
+                       "PerfDojo search: optimize a kernel with moves\n");
 
   std::unique_ptr<Strategy> strategy = createStrategy(strategyName);
   if (!strategy) {

@@ -8,6 +8,7 @@
 #define PERFDOJO_SUPPORT_TOOLFLAGS_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <string>
@@ -36,6 +37,20 @@ inline std::vector<char *> renameFlag(int argc, char **argv,
     result.push_back(argv[i]);
   }
   return result;
+}
+
+/// Parses a tool's command line: `--help` lists `category` only, and
+/// `--threads` reaches the option registered as `threadsName`.
+inline void parseToolCommandLine(int argc, char **argv,
+                                 llvm::cl::OptionCategory &category,
+                                 llvm::StringRef threadsName,
+                                 llvm::StringRef overview) {
+  llvm::cl::HideUnrelatedOptions(category);
+  std::vector<std::string> renamed;
+  std::vector<char *> arguments =
+      renameFlag(argc, argv, "threads", threadsName, renamed);
+  llvm::cl::ParseCommandLineOptions(arguments.size(), arguments.data(),
+                                    overview);
 }
 
 /// `12.345 ms` at or above a millisecond, `3.210 us` below.
