@@ -123,6 +123,7 @@ std::optional<Evaluation> Evaluator::lookup(const std::string &key) {
           e.status = *parseStatus(*status);
           e.seconds = o->getNumber("seconds").value_or(0);
           e.compileMs = o->getNumber("compile_ms").value_or(0);
+          e.workerSeconds = o->getNumber("worker_s").value_or(0);
           e.message = o->getString("message").value_or("").str();
           it = cache.insert({key, e}).first;
         }
@@ -136,7 +137,6 @@ std::optional<Evaluation> Evaluator::lookup(const std::string &key) {
   ++cacheHits;
   Evaluation e = it->second;
   e.cached = true;
-  e.workerSeconds = 0;
   return e;
 }
 
@@ -171,7 +171,11 @@ std::vector<Evaluation> Evaluator::evaluateBatch(
     e.key = hashKernelText(candidate->text) + "-t" +
             std::to_string(options.threads);
     if (std::optional<Evaluation> hit = lookup(e.key)) {
+      // The original's worker time bounds the others', cached or not.
+      if (candidate->text == originalText && hit->ok())
+        originalWorkerSeconds = hit->workerSeconds;
       e = *hit;
+      e.workerSeconds = 0; // no worker ran for this record
       continue;
     }
     if (auto it = pendingByKey.find(e.key); it != pendingByKey.end()) {
@@ -225,6 +229,7 @@ std::vector<Evaluation> Evaluator::evaluateBatch(
     ++cacheHits;
     results[index] = results[pending[p].first];
     results[index].cached = true;
+    results[index].workerSeconds = 0;
   }
   return results;
 }
@@ -241,6 +246,7 @@ void Evaluator::store(const Evaluation &e) {
       {"status", stringifyEvaluationStatus(e.status)},
       {"seconds", e.seconds},
       {"compile_ms", e.compileMs},
+      {"worker_s", e.workerSeconds},
       {"message", e.message}});
 }
 
