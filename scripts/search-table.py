@@ -16,6 +16,8 @@ Then it writes
   OUT/summary.json      the same numbers
   OUT/convergence.png   best run time so far over evaluations, per kernel
                         and strategy (the paper's Figure 13 comparison)
+  OUT/retimed.md        with --retime-threads: original, best program and
+                        libtorch timed again back to back per thread count
 
 Runs already in OUT are reused (delete a run's directory to redo it), so an
 interrupted sweep resumes.
@@ -24,6 +26,7 @@ Usage: search-table.py [--build DIR] [--kernels DIR | FILE ...]
                        [--strategies heuristic,random,anneal]
                        [--budget-evals N] [--budget-seconds S] [--reps R]
                        [--threads T] [--jobs J] [--out DIR]
+                       [--retime-threads 1,2] [--retime-reps R]
 """
 import argparse
 import glob
@@ -49,6 +52,12 @@ def parse_args():
     p.add_argument("--jobs", type=int, default=1)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--out", default="search-table")
+    p.add_argument("--retime-threads", default="",
+                   help="after the sweep, time each kernel's original, its "
+                        "best program and libtorch again, one after the "
+                        "other, on these thread counts (e.g. 1,2): "
+                        "retimed.md")
+    p.add_argument("--retime-reps", type=int, default=20)
     return p.parse_args()
 
 
@@ -87,6 +96,86 @@ def fmt_time(seconds):
         if seconds >= scale:
             return f"{seconds / scale:.3g} {unit}"
     return f"{seconds * 1e9:.3g} ns"
+
+
+def run_json(command):
+    result = subprocess.run(command, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    if result.returncode != 0:
+        print(f"  {' '.join(command)}: exit {result.returncode}: "
+              f"{result.stderr.strip()[:200]}", file=sys.stderr)
+        return None
+    return json.loads(result.stdout)
+
+
+def retime(args, files, summary):
+    """Times original, best program and libtorch of every kernel anew.
+
+    The sweep's own times come from evaluations spread over an hour; here
+    the three programs of a kernel run back to back with more repetitions,
+    on each thread count of --retime-threads. The best program is the one
+    found on the sweep's thread count.
+    """
+    rows = []
+    for path in files:
+        kernel = os.path.splitext(os.path.basename(path))[0]
+        e = summary.get(kernel)
+        if not e or not e["reports"]:
+            continue
+        best_strategy = min(
+            (s for s in e["reports"] if "best_time_s" in e["reports"][s]),
+            key=lambda s: e["reports"][s]["best_time_s"], default=None)
+        if not best_strategy:
+            continue
+        best_path = os.path.join(args.out, kernel, best_strategy, "best.dojo")
+        for threads in args.retime_threads.split(","):
+            run = [os.path.join(args.build, "bin", "perfdojo-run"),
+                   f"--threads={threads}", f"--reps={args.retime_reps}",
+                   "--json"]
+            original = run_json(run + [path, "--validate=false"])
+            best = run_json(run + [best_path, f"--baseline={path}",
+                                   "--reference-engine=baseline"])
+            torch = run_json([os.path.join(args.build, "bin",
+                                           "perfdojo-run-torch"), path,
+                              f"--threads={threads}",
+                              f"--reps={args.retime_reps}", "--json"])
+            row = {"kernel": kernel, "threads": int(threads),
+                   "strategy": best_strategy,
+                   "original_s": original and original["time_median_s"],
+                   "best_s": best and best["time_median_s"],
+                   "libtorch_s": torch and torch["time_median_s"],
+                   "gflops": best and best["gflops"],
+                   "gbps": best and best["gbps"]}
+            rows.append(row)
+            print(f"  retimed {kernel} on {threads} thread(s)", flush=True)
+    lines = ["| kernel | threads | found by | original | best | libtorch "
+             "| x original | x libtorch | GFLOP/s | GB/s |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for threads in sorted({r["threads"] for r in rows}):
+        vs_orig, vs_torch = [], []
+        for r in (r for r in rows if r["threads"] == threads):
+            o, b, t = r["original_s"], r["best_s"], r["libtorch_s"]
+            xo = o / b if o and b else None
+            xt = t / b if t and b else None
+            vs_orig.append(xo)
+            vs_torch.append(xt)
+            lines.append(
+                f"| {r['kernel']} | {threads} | {r['strategy']} | "
+                f"{fmt_time(o)} | {fmt_time(b)} | {fmt_time(t)} | "
+                + (f"{xo:.2f}" if xo else "-") + " | "
+                + (f"{xt:.2f}" if xt else "-") + " | "
+                + (f"{r['gflops']:.2f}" if r["gflops"] else "-") + " | "
+                + (f"{r['gbps']:.2f}" if r["gbps"] else "-") + " |")
+        go, gt = geomean(vs_orig), geomean(vs_torch)
+        lines.append(f"| geomean | {threads} | | | | | "
+                     + (f"{go:.2f}" if go else "-") + " | "
+                     + (f"{gt:.2f}" if gt else "-") + " | | |")
+    text = "\n".join(lines) + "\n"
+    with open(os.path.join(args.out, "retimed.md"), "w") as f:
+        f.write(f"median of {args.retime_reps} runs each\n\n" + text)
+    with open(os.path.join(args.out, "retimed.json"), "w") as f:
+        json.dump(rows, f, indent=2)
+    print(text)
 
 
 def geomean(values):
@@ -235,6 +324,8 @@ def main():
     except ImportError:
         print("matplotlib is missing: no convergence.png", file=sys.stderr)
     print(table)
+    if args.retime_threads:
+        retime(args, files, summary)
 
 
 if __name__ == "__main__":
