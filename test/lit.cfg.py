@@ -13,6 +13,10 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.perfdojo_obj_root, "test")
 
 config.substitutions.append(("%kernels", os.path.join(config.perfdojo_src_root, "kernels")))
+# Source and build roots, for tests on checked-in generated files
+# (test/Docs/moves-reference.test).
+config.substitutions.append(("%perfdojo_src", config.perfdojo_src_root))
+config.substitutions.append(("%perfdojo_obj", config.perfdojo_obj_root))
 
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)

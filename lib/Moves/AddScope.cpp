@@ -194,9 +194,7 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
-    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
+    Operation *node = resolveNodeRequest(state, request, 1, errorLoc, diag);
     if (!node)
       return diag;
     int64_t s = request.params[0];
@@ -204,13 +202,11 @@ public:
       return fail(request, errorLoc,
                   "scope size " + Twine(s) + " must be at least 1");
     auto parent = dyn_cast<ScopeOp>(node->getParentOp());
-    if (parent && parent.getMode() == Mode::vector) {
-      diag = fail(request, errorLoc,
-                  "the node is inside a vector scope, which must stay "
-                  "innermost");
-      diag.attachNote(parent.getLoc()) << "the vector scope";
-      return diag;
-    }
+    if (parent && parent.getMode() == Mode::vector)
+      return failWithNote(request, errorLoc,
+                          "the node is inside a vector scope, which must stay "
+                          "innermost",
+                          parent, "the vector scope");
     if (!checkIdempotent(state, request, errorLoc, node, getNodeDepth(node),
                          "the wrapped node", diag))
       return diag;
@@ -249,43 +245,35 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
+    ScopeOp scope = resolveScopeRequest(
+        state, request, 0,
+        request.location + " is a leaf; remove_scope needs a scope", errorLoc,
+        diag);
+    if (!scope)
       return diag;
-    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
-    if (!node)
-      return diag;
-    auto scope = dyn_cast<ScopeOp>(node);
-    if (!scope) {
-      diag = fail(request, errorLoc,
-                  request.location + " is a leaf; remove_scope needs a scope");
-      diag.attachNote(node->getLoc()) << "the leaf";
-      return diag;
-    }
-    if (scope.getMode() != Mode::seq) {
-      diag = fail(request, errorLoc,
-                  "the scope has a mode; remove_scope needs a plain scope "
-                  "(clear the mode first)");
-      diag.attachNote(scope.getLoc()) << "the scope";
-      return diag;
-    }
+    if (scope.getMode() != Mode::seq)
+      return failWithNote(
+          request, errorLoc,
+          "the scope has a mode; remove_scope needs a plain scope "
+          "(clear the mode first)",
+          scope, "the scope");
     Block &block = scope.getBlock();
-    if (!llvm::hasSingleElement(block)) {
-      diag = fail(request, errorLoc,
-                  "the scope has " + Twine(block.getOperations().size()) +
-                      " children; remove_scope needs exactly one (split_off "
-                      "first)");
-      diag.attachNote(scope.getLoc()) << "the scope";
-      return diag;
-    }
+    if (!llvm::hasSingleElement(block))
+      return failWithNote(
+          request, errorLoc,
+          "the scope has " + Twine(block.getOperations().size()) +
+              " children; remove_scope needs exactly one (split_off "
+              "first)",
+          scope, "the scope");
     unsigned d = scope.getDepth();
     for (LeafOp leaf : collectLeaves(scope)) {
       if (allIndices(leaf, [&](const LinearForm &f) { return f.coeff(d) == 0; }))
         continue;
-      diag = fail(request, errorLoc,
-                  "the body uses {" + Twine(d) + "}, the scope's variable: `" +
-                      statementText(leaf) + "`");
-      diag.attachNote(leaf.getLoc()) << "the leaf";
-      return diag;
+      return failWithNote(request, errorLoc,
+                          "the body uses {" + Twine(d) +
+                              "}, the scope's variable: `" +
+                              statementText(leaf) + "`",
+                          leaf, "the leaf");
     }
     if (!checkIdempotent(state, request, errorLoc, &block.front(), d + 1,
                          "the scope's body", diag))
@@ -295,8 +283,7 @@ public:
 
   MoveRequest rewrite(MoveState &state,
                       const MoveRequest &request) const override {
-    auto scope = cast<ScopeOp>(*resolveNode(state.getKernel(),
-                                            request.location));
+    ScopeOp scope = getRequestScope(state, request);
     Operation *child = &scope.getBlock().front();
     unsigned d = scope.getDepth();
     // {d} is unused: {k} := {k-1} for k > d.
@@ -311,11 +298,9 @@ public:
 } // namespace
 
 const Move *perfdojo::moves::getAddScopeMove() {
-  static AddScope move;
-  return &move;
+  return getMoveInstance<AddScope>();
 }
 
 const Move *perfdojo::moves::getRemoveScopeMove() {
-  static RemoveScope move;
-  return &move;
+  return getMoveInstance<RemoveScope>();
 }

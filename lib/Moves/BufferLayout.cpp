@@ -79,6 +79,14 @@ resolveInternalDimOrFail(MoveState &state, const MoveRequest &request,
   return *resolved;
 }
 
+std::optional<std::pair<BufferOp, unsigned>>
+resolveDimRequest(MoveState &state, const MoveRequest &request, unsigned count,
+                  Location errorLoc, DiagnosedSilenceableFailure &diag) {
+  if (!expectParams(request, count, errorLoc, diag))
+    return std::nullopt;
+  return resolveInternalDimOrFail(state, request, errorLoc, diag);
+}
+
 SmallVector<int64_t, 8> getIterationSizes(LeafOp leaf) {
   SmallVector<int64_t, 8> sizes;
   for (auto scope = leaf->getParentOfType<ScopeOp>(); scope;

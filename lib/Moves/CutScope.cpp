@@ -134,27 +134,22 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
-    ScopeOp scope = resolvePlainScope(state, request, errorLoc, diag);
+    ScopeOp scope = resolvePlainScopeRequest(state, request, 1, errorLoc, diag);
     if (!scope)
       return diag;
     int64_t s = scope.getSize(), k = request.params[0];
-    if (k <= 0 || k >= s) {
-      diag = fail(request, errorLoc,
-                  "cut point " + Twine(k) +
-                      " must lie strictly between 0 and the scope size " +
-                      Twine(s));
-      diag.attachNote(scope.getLoc()) << "the scope";
-      return diag;
-    }
+    if (k <= 0 || k >= s)
+      return failWithNote(
+          request, errorLoc,
+          "cut point " + Twine(k) +
+              " must lie strictly between 0 and the scope size " + Twine(s),
+          scope, "the scope");
     return DiagnosedSilenceableFailure::success();
   }
 
   MoveRequest rewrite(MoveState &state,
                       const MoveRequest &request) const override {
-    auto scope = cast<ScopeOp>(*resolveNode(state.getKernel(),
-                                            request.location));
+    ScopeOp scope = getRequestScope(state, request);
     unsigned d = scope.getDepth();
     int64_t s = scope.getSize(), k = request.params[0];
     OpBuilder builder(scope.getContext());
@@ -190,24 +185,19 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
-    ScopeOp first = resolvePlainScope(state, request, errorLoc, diag);
+    ScopeOp first = resolvePlainScopeRequest(state, request, 0, errorLoc, diag);
     if (!first)
       return diag;
     auto second = dyn_cast_or_null<ScopeOp>(first->getNextNode());
-    if (!second) {
-      diag = fail(request, errorLoc, "the next sibling is not a scope");
-      diag.attachNote(first.getLoc()) << "the scope";
-      return diag;
-    }
-    if (second.getMode() != Mode::seq) {
-      diag = fail(request, errorLoc,
-                  "the next scope has a mode; join_cut needs plain scopes "
-                  "(clear the mode first)");
-      diag.attachNote(second.getLoc()) << "the next scope";
-      return diag;
-    }
+    if (!second)
+      return failWithNote(request, errorLoc, "the next sibling is not a scope",
+                          first, "the scope");
+    if (second.getMode() != Mode::seq)
+      return failWithNote(
+          request, errorLoc,
+          "the next scope has a mode; join_cut needs plain scopes "
+          "(clear the mode first)",
+          second, "the next scope");
     int64_t k = first.getSize();
     auto [x, y] = firstDifference(first.getBlock(), second.getBlock(),
                                   first.getDepth(), k);
@@ -226,8 +216,7 @@ public:
 
   MoveRequest rewrite(MoveState &state,
                       const MoveRequest &request) const override {
-    auto first = cast<ScopeOp>(*resolveNode(state.getKernel(),
-                                            request.location));
+    ScopeOp first = getRequestScope(state, request);
     auto second = cast<ScopeOp>(first->getNextNode());
     int64_t k = first.getSize();
     first.setSize(k + second.getSize());
@@ -239,11 +228,9 @@ public:
 } // namespace
 
 const Move *perfdojo::moves::getCutScopeMove() {
-  static CutScope move;
-  return &move;
+  return getMoveInstance<CutScope>();
 }
 
 const Move *perfdojo::moves::getJoinCutMove() {
-  static JoinCut move;
-  return &move;
+  return getMoveInstance<JoinCut>();
 }

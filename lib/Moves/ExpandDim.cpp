@@ -251,14 +251,12 @@ public:
     ScopeOp scope = findCommonScope(accesses, d, name, request, errorLoc, diag);
     if (!scope)
       return diag;
-    if (int64_t(scope.getSize()) != n) {
-      diag = fail(request, errorLoc,
-                  "the new extent " + Twine(n) + " differs from the size " +
-                      Twine(scope.getSize()) + " of the scope at depth " +
-                      Twine(d));
-      diag.attachNote(scope.getLoc()) << "the scope";
-      return diag;
-    }
+    if (int64_t(scope.getSize()) != n)
+      return failWithNote(
+          request, errorLoc,
+          "the new extent " + Twine(n) + " differs from the size " +
+              Twine(scope.getSize()) + " of the scope at depth " + Twine(d),
+          scope, "the scope");
     int64_t storage = getStorageElements(buffer);
     int64_t grown = storage > INT64_MAX / n ? INT64_MAX : storage * n;
     if (std::optional<std::string> over = findCapacityViolation(
@@ -322,9 +320,7 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
-    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
+    auto resolved = resolveDimRequest(state, request, 0, errorLoc, diag);
     if (!resolved)
       return diag;
     BufferOp buffer = resolved->first;
@@ -349,26 +345,24 @@ public:
     for (const ArrayAccess &access : accesses) {
       if (d && getVariableDepth(access.indices[k]) == d)
         continue;
-      diag = fail(request, errorLoc,
-                  "dimension " + Twine(k) + " of '" + name +
-                      "' is not indexed by one scope variable alone in "
-                      "every access");
-      diag.attachNote(access.leaf->getLoc()) << "this access";
-      return diag;
+      return failWithNote(request, errorLoc,
+                          "dimension " + Twine(k) + " of '" + name +
+                              "' is not indexed by one scope variable alone in "
+                              "every access",
+                          access.leaf, "this access");
     }
     ScopeOp scope =
         findCommonScope(accesses, *d, name, request, errorLoc, diag);
     if (!scope)
       return diag;
     int64_t n = buffer.getShape()[k];
-    if (int64_t(scope.getSize()) != n) {
-      diag = fail(request, errorLoc,
-                  "the extent " + Twine(n) + " of dimension " + Twine(k) +
-                      " differs from the size " + Twine(scope.getSize()) +
-                      " of the scope whose variable indexes it");
-      diag.attachNote(scope.getLoc()) << "the scope";
-      return diag;
-    }
+    if (int64_t(scope.getSize()) != n)
+      return failWithNote(request, errorLoc,
+                          "the extent " + Twine(n) + " of dimension " +
+                              Twine(k) + " differs from the size " +
+                              Twine(scope.getSize()) +
+                              " of the scope whose variable indexes it",
+                          scope, "the scope");
     DiagnosedSilenceableFailure reuse = checkReuseInvariant(
         kernel, buffer, k, request, errorLoc,
         "the iterations of the scope at depth " + Twine(*d) +
@@ -402,11 +396,9 @@ public:
 } // namespace
 
 const Move *perfdojo::moves::getExpandDimMove() {
-  static ExpandDim move;
-  return &move;
+  return getMoveInstance<ExpandDim>();
 }
 
 const Move *perfdojo::moves::getCollapseDimMove() {
-  static CollapseDim move;
-  return &move;
+  return getMoveInstance<CollapseDim>();
 }

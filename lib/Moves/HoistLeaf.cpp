@@ -60,44 +60,37 @@ DiagnosedSilenceableFailure checkInvariant(MoveState &state,
                                            ScopeOp scope, bool lastSide) {
   unsigned d = scope.getDepth();
   DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-  if (scope.getMode() != Mode::seq) {
-    diag = fail(request, errorLoc,
-                "the scope has a mode; " + request.name +
-                    " needs a plain scope (clear the mode first)");
-    diag.attachNote(scope.getLoc()) << "the scope";
-    return diag;
-  }
+  if (scope.getMode() != Mode::seq)
+    return failWithNote(request, errorLoc,
+                        "the scope has a mode; " + request.name +
+                            " needs a plain scope (clear the mode first)",
+                        scope, "the scope");
   // H1. Only hoist_leaf can fail it: a leaf beside the scope is at depth d.
   if (leaf->getParentOp() == scope.getOperation() &&
-      !allIndices(leaf, [&](const LinearForm &f) { return f.coeff(d) == 0; })) {
-    diag = fail(request, errorLoc,
-                "the leaf uses {" + Twine(d) +
-                    "}, the variable of the scope it would leave");
-    diag.attachNote(leaf.getLoc()) << "the leaf";
-    return diag;
-  }
+      !allIndices(leaf, [&](const LinearForm &f) { return f.coeff(d) == 0; }))
+    return failWithNote(request, errorLoc,
+                        "the leaf uses {" + Twine(d) +
+                            "}, the variable of the scope it would leave",
+                        leaf, "the leaf");
   // H2.
-  if (leaf.getReduce() != ReduceKind::none) {
-    diag = fail(request, errorLoc,
-                "the leaf is a reduction, which is not idempotent: `" +
-                    statementText(leaf) + "`");
-    diag.attachNote(leaf.getLoc()) << "the leaf";
-    return diag;
-  }
+  if (leaf.getReduce() != ReduceKind::none)
+    return failWithNote(request, errorLoc,
+                        "the leaf is a reduction, which is not idempotent: `" +
+                            statementText(leaf) + "`",
+                        leaf, "the leaf");
   DependenceAnalysis &deps = state.getDependences();
   const LeafAccesses &own = deps.getLeafAccesses(leaf);
   SmallVector<DepthRelation, 8> sameInstance(leaf.getDepth(),
                                              DepthRelation::Equal);
   for (const PhysicalAccess &input : llvm::drop_begin(own.accesses))
     if (deps.mayConflict(own, own.accesses.front(), own, input, sameInstance,
-                         state.ordering())) {
-      diag = fail(request, errorLoc,
-                  "the leaf reads the element it writes ('" + input.array +
-                      "'), so running it again changes the result: `" +
-                      statementText(leaf) + "`");
-      diag.attachNote(leaf.getLoc()) << "the leaf";
-      return diag;
-    }
+                         state.ordering()))
+      return failWithNote(request, errorLoc,
+                          "the leaf reads the element it writes ('" +
+                              input.array +
+                              "'), so running it again changes the result: `" +
+                              statementText(leaf) + "`",
+                          leaf, "the leaf");
   // H3, then H4 on the last-child side.
   SmallVector<DepthRelation, 8> sameContext(d, DepthRelation::Equal);
   for (bool reads : {false, true}) {
@@ -182,27 +175,23 @@ public:
     if (!leaf)
       return diag;
     auto scope = dyn_cast<ScopeOp>(leaf->getParentOp());
-    if (!scope) {
-      diag = fail(request, errorLoc, "the leaf is not inside a scope");
-      diag.attachNote(leaf.getLoc()) << "the leaf";
-      return diag;
-    }
+    if (!scope)
+      return failWithNote(request, errorLoc, "the leaf is not inside a scope",
+                          leaf, "the leaf");
     Block &block = scope.getBlock();
-    if (llvm::hasSingleElement(block)) {
-      diag = fail(request, errorLoc,
-                  "the leaf is the only child of its scope, which would be "
-                  "left empty");
-      diag.attachNote(leaf.getLoc()) << "the leaf";
-      return diag;
-    }
+    if (llvm::hasSingleElement(block))
+      return failWithNote(
+          request, errorLoc,
+          "the leaf is the only child of its scope, which would be "
+          "left empty",
+          leaf, "the leaf");
     bool first = &block.front() == leaf.getOperation();
-    if (!first && &block.back() != leaf.getOperation()) {
-      diag = fail(request, errorLoc,
-                  "the leaf is neither the first nor the last child of its "
-                  "scope");
-      diag.attachNote(leaf.getLoc()) << "the leaf";
-      return diag;
-    }
+    if (!first && &block.back() != leaf.getOperation())
+      return failWithNote(
+          request, errorLoc,
+          "the leaf is neither the first nor the last child of its "
+          "scope",
+          leaf, "the leaf");
     return checkInvariant(state, request, errorLoc, leaf, scope, !first);
   }
 
@@ -255,13 +244,12 @@ public:
       return diag;
     auto scope = dyn_cast_or_null<ScopeOp>(side == 0 ? leaf->getNextNode()
                                                      : leaf->getPrevNode());
-    if (!scope) {
-      diag = fail(request, errorLoc,
-                  side == 0 ? "the leaf's next sibling is not a scope"
-                            : "the leaf's previous sibling is not a scope");
-      diag.attachNote(leaf.getLoc()) << "the leaf";
-      return diag;
-    }
+    if (!scope)
+      return failWithNote(request, errorLoc,
+                          side == 0
+                              ? "the leaf's next sibling is not a scope"
+                              : "the leaf's previous sibling is not a scope",
+                          leaf, "the leaf");
     return checkInvariant(state, request, errorLoc, leaf, scope, side == 1);
   }
 
@@ -282,11 +270,9 @@ public:
 } // namespace
 
 const Move *perfdojo::moves::getHoistLeafMove() {
-  static HoistLeaf move;
-  return &move;
+  return getMoveInstance<HoistLeaf>();
 }
 
 const Move *perfdojo::moves::getSinkLeafMove() {
-  static SinkLeaf move;
-  return &move;
+  return getMoveInstance<SinkLeaf>();
 }

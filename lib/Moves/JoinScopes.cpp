@@ -76,37 +76,26 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
+    ScopeOp first = resolveScopeRequest(state, request, 0,
+                                        "join_scopes needs a scope, not a leaf",
+                                        errorLoc, diag);
+    if (!first)
       return diag;
-    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
-    if (!node)
-      return diag;
-    auto first = dyn_cast<ScopeOp>(node);
-    if (!first) {
-      diag = fail(request, errorLoc, "join_scopes needs a scope, not a leaf");
-      diag.attachNote(node->getLoc()) << "the leaf";
-      return diag;
-    }
     auto second = dyn_cast_or_null<ScopeOp>(first->getNextNode());
-    if (!second) {
-      diag = fail(request, errorLoc, "the next sibling is not a scope");
-      diag.attachNote(first.getLoc()) << "the scope";
-      return diag;
-    }
-    if (second.getSize() != first.getSize()) {
-      diag = fail(request, errorLoc,
-                  "sizes differ: " + Twine(first.getSize()) + " and " +
-                      Twine(second.getSize()));
-      diag.attachNote(second.getLoc()) << "the next scope";
-      return diag;
-    }
+    if (!second)
+      return failWithNote(request, errorLoc, "the next sibling is not a scope",
+                          first, "the scope");
+    if (second.getSize() != first.getSize())
+      return failWithNote(request, errorLoc,
+                          "sizes differ: " + Twine(first.getSize()) + " and " +
+                              Twine(second.getSize()),
+                          second, "the next scope");
     for (ScopeOp scope : {first, second}) {
       if (scope.getMode() == Mode::seq)
         continue;
-      diag = fail(request, errorLoc,
-                  "both scopes must be plain; clear the mode first");
-      diag.attachNote(scope.getLoc()) << "scope with a mode";
-      return diag;
+      return failWithNote(request, errorLoc,
+                          "both scopes must be plain; clear the mode first",
+                          scope, "scope with a mode");
     }
     return checkFusible(state, request, errorLoc, first.getDepth(),
                         collectLeaves(first), collectLeaves(second));
@@ -114,8 +103,7 @@ public:
 
   MoveRequest rewrite(MoveState &state,
                       const MoveRequest &request) const override {
-    auto first = cast<ScopeOp>(*resolveNode(state.getKernel(),
-                                            request.location));
+    ScopeOp first = getRequestScope(state, request);
     auto second = cast<ScopeOp>(first->getNextNode());
     Operation *lastOfFirst = &first.getBlock().back();
     first.getBlock().getOperations().splice(
@@ -149,33 +137,23 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
+    ScopeOp scope = resolveScopeRequest(
+        state, request, 0,
+        request.location + " is a leaf; split_off names a gap inside a scope "
+                           "as a@d with d smaller than the depth of leaf a",
+        errorLoc, diag);
+    if (!scope)
       return diag;
-    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
-    if (!node)
-      return diag;
-    auto scope = dyn_cast<ScopeOp>(node);
-    if (!scope) {
-      diag = fail(request, errorLoc,
-                  request.location +
-                      " is a leaf; split_off names a gap inside a scope as "
-                      "a@d with d smaller than the depth of leaf a");
-      diag.attachNote(node->getLoc()) << "the leaf";
-      return diag;
-    }
     Operation *gap = gapChild(state, request);
-    if (!gap->getNextNode()) {
-      diag = fail(request, errorLoc,
-                  "nothing follows the gap: the named child is the last one");
-      diag.attachNote(gap->getLoc()) << "the last child";
-      return diag;
-    }
-    if (scope.getMode() != Mode::seq) {
-      diag = fail(request, errorLoc,
-                  "the scope must be plain; clear the mode first");
-      diag.attachNote(scope.getLoc()) << "scope with a mode";
-      return diag;
-    }
+    if (!gap->getNextNode())
+      return failWithNote(
+          request, errorLoc,
+          "nothing follows the gap: the named child is the last one", gap,
+          "the last child");
+    if (scope.getMode() != Mode::seq)
+      return failWithNote(request, errorLoc,
+                          "the scope must be plain; clear the mode first",
+                          scope, "scope with a mode");
     Block &block = scope.getBlock();
     auto cut = std::next(Block::iterator(gap));
     return checkFusible(state, request, errorLoc, scope.getDepth(),
@@ -185,8 +163,7 @@ public:
 
   MoveRequest rewrite(MoveState &state,
                       const MoveRequest &request) const override {
-    auto scope = cast<ScopeOp>(*resolveNode(state.getKernel(),
-                                            request.location));
+    ScopeOp scope = getRequestScope(state, request);
     Operation *gap = gapChild(state, request);
     OpBuilder builder(scope.getContext());
     builder.setInsertionPointAfter(scope);
@@ -212,11 +189,9 @@ private:
 } // namespace
 
 const Move *perfdojo::moves::getJoinScopesMove() {
-  static JoinScopes move;
-  return &move;
+  return getMoveInstance<JoinScopes>();
 }
 
 const Move *perfdojo::moves::getSplitOffMove() {
-  static SplitOff move;
-  return &move;
+  return getMoveInstance<SplitOff>();
 }

@@ -58,7 +58,9 @@ llvm::Expected<SmallVector<MoveRequest>> perfdojo::parseMoveScript(StringRef tex
 /// `move.check`, then post-verification: a move that restructures the tree
 /// must keep every `:N` mark valid (moves.md 0.4 (c)), no move may leave a
 /// `reg` buffer unaddressable (verifyRegisterBuffers), and no move may make
-/// a `:p`, `:v` or GPU scope race (verifyConcurrentScopes). The other moves only
+/// a `:p`, `:v` or GPU scope race (verifyConcurrentScopes, with the GPU `:b`
+/// phase rule of Analysis/Concurrency.h) or give the phases of a GPU kernel
+/// different block shapes (verifyBlockShapes). The other moves only
 /// reorder and re-index instances, so they keep the physical data flow, but
 /// the syntactic `:N` check is not invariant under them (e.g. an interchange
 /// can deepen the reuse scope). The rewrite runs on a detached copy, so the
@@ -105,6 +107,10 @@ static DiagnosedSilenceableFailure checkAndPostVerify(const Move &move,
   }
   if (!concurrentModes)
     return DiagnosedSilenceableFailure::success();
+  DiagnosedSilenceableFailure shapes =
+      moves::verifyBlockShapes(*copy, request, errorLoc);
+  if (!shapes.succeeded())
+    return shapes;
   return moves::verifyConcurrentScopes(*copy, request, errorLoc,
                                        state.getOptions());
 }
@@ -254,6 +260,48 @@ ScopeOp resolvePlainScope(MoveState &state, const MoveRequest &request,
     return {};
   }
   return scope;
+}
+
+DiagnosedSilenceableFailure failWithNote(const MoveRequest &request,
+                                         Location errorLoc,
+                                         const Twine &message, Operation *at,
+                                         const Twine &note) {
+  DiagnosedSilenceableFailure diag = fail(request, errorLoc, message);
+  diag.attachNote(at->getLoc()) << note;
+  return diag;
+}
+
+Operation *resolveNodeRequest(MoveState &state, const MoveRequest &request,
+                              unsigned count, Location errorLoc,
+                              DiagnosedSilenceableFailure &diag) {
+  if (!expectParams(request, count, errorLoc, diag))
+    return nullptr;
+  return resolveNodeOrFail(state, request, errorLoc, diag);
+}
+
+ScopeOp resolveScopeRequest(MoveState &state, const MoveRequest &request,
+                            unsigned count, const Twine &leafMessage,
+                            Location errorLoc,
+                            DiagnosedSilenceableFailure &diag) {
+  Operation *node = resolveNodeRequest(state, request, count, errorLoc, diag);
+  if (!node)
+    return {};
+  auto scope = dyn_cast<ScopeOp>(node);
+  if (!scope)
+    diag = failWithNote(request, errorLoc, leafMessage, node, "the leaf");
+  return scope;
+}
+
+ScopeOp resolvePlainScopeRequest(MoveState &state, const MoveRequest &request,
+                                 unsigned count, Location errorLoc,
+                                 DiagnosedSilenceableFailure &diag) {
+  if (!expectParams(request, count, errorLoc, diag))
+    return {};
+  return resolvePlainScope(state, request, errorLoc, diag);
+}
+
+ScopeOp getRequestScope(MoveState &state, const MoveRequest &request) {
+  return cast<ScopeOp>(*resolveNode(state.getKernel(), request.location));
 }
 
 bool expectParams(const MoveRequest &request, unsigned count,

@@ -71,6 +71,79 @@ bool expectParams(const MoveRequest &request, unsigned count,
 mlir::DiagnosedSilenceableFailure fail(const MoveRequest &request,
                                        mlir::Location errorLoc,
                                        const llvm::Twine &message);
+/// `fail` with one note at `at` (the scope, leaf or buffer to blame).
+mlir::DiagnosedSilenceableFailure failWithNote(const MoveRequest &request,
+                                               mlir::Location errorLoc,
+                                               const llvm::Twine &message,
+                                               mlir::Operation *at,
+                                               const llvm::Twine &note);
+
+// Check preambles: the parameter count, then the location. On failure they
+// fill `diag` (the caller returns it) and return null.
+
+/// A node location `a#k@d` with `count` parameters.
+mlir::Operation *resolveNodeRequest(MoveState &state,
+                                    const MoveRequest &request, unsigned count,
+                                    mlir::Location errorLoc,
+                                    mlir::DiagnosedSilenceableFailure &diag);
+/// A scope (any mode) with `count` parameters; a leaf fails with
+/// `leafMessage` and a note on it.
+dojo::ScopeOp resolveScopeRequest(MoveState &state, const MoveRequest &request,
+                                  unsigned count,
+                                  const llvm::Twine &leafMessage,
+                                  mlir::Location errorLoc,
+                                  mlir::DiagnosedSilenceableFailure &diag);
+/// A plain scope (resolvePlainScope) with `count` parameters.
+dojo::ScopeOp resolvePlainScopeRequest(MoveState &state,
+                                       const MoveRequest &request,
+                                       unsigned count, mlir::Location errorLoc,
+                                       mlir::DiagnosedSilenceableFailure &diag);
+/// A dimension `b.k` of an internal buffer (resolveInternalDimOrFail) with
+/// `count` parameters.
+std::optional<std::pair<dojo::BufferOp, unsigned>>
+resolveDimRequest(MoveState &state, const MoveRequest &request, unsigned count,
+                  mlir::Location errorLoc,
+                  mlir::DiagnosedSilenceableFailure &diag);
+
+/// The scope a request that passed its check names (rewrite side).
+dojo::ScopeOp getRequestScope(MoveState &state, const MoveRequest &request);
+
+/// The first of `patterns` (readings of the kernel as a move's result, for
+/// its inverse) that `validate` accepts, or the first failure; the other
+/// failures are silenced.
+template <typename Pattern, typename Fn>
+mlir::DiagnosedSilenceableFailure
+validateFirst(llvm::ArrayRef<Pattern> patterns, Fn validate) {
+  std::optional<mlir::DiagnosedSilenceableFailure> firstFailure;
+  for (const Pattern &pattern : patterns) {
+    mlir::DiagnosedSilenceableFailure result = validate(pattern);
+    if (result.succeeded())
+      return result;
+    if (!firstFailure)
+      firstFailure = std::move(result);
+    else
+      (void)result.silence();
+  }
+  return std::move(*firstFailure);
+}
+/// The first of `patterns` that `validate` accepts (all failures silenced).
+template <typename Pattern, typename Fn>
+std::optional<Pattern> findValidPattern(llvm::ArrayRef<Pattern> patterns,
+                                        Fn validate) {
+  for (const Pattern &pattern : patterns) {
+    mlir::DiagnosedSilenceableFailure result = validate(pattern);
+    if (result.succeeded())
+      return pattern;
+    (void)result.silence();
+  }
+  return std::nullopt;
+}
+
+/// The one instance of the move kind `M` (what the accessors above return).
+template <typename M> const Move *getMoveInstance() {
+  static M move;
+  return &move;
+}
 
 /// Post-verification of the `:N` marks: every non-materialized dimension of
 /// `kernel` still satisfies the invariant NM2-NM4 (docs/moves.md). A failure
@@ -216,6 +289,17 @@ void renameArray(mlir::Operation *root, llvm::StringRef from,
                  llvm::StringRef to);
 /// Whether `leaf` is `to[I] = from[I]`; returns `from`.
 std::optional<llvm::StringRef> getCopySource(dojo::LeafOp leaf);
+/// Candidates of the inverse of a copy move (unpromote, unstage): every
+/// internal buffer without declared arrays, i.e. a copy stored alone.
+void addCopyBufferCandidates(MoveState &state, llvm::StringRef move,
+                             llvm::SmallVectorImpl<MoveRequest> &out);
+/// Preamble of unpromote/unstage `t`: no parameters, and `t` an internal
+/// array stored alone in a buffer of its own name, as `creator` makes it;
+/// on failure fills `diag` and returns null.
+dojo::BufferOp
+resolveCopyBufferRequest(MoveState &state, const MoveRequest &request,
+                         llvm::StringRef creator, mlir::Location errorLoc,
+                         mlir::DiagnosedSilenceableFailure &diag);
 /// Splits a location `a,N` (an array, then a node selector); on failure
 /// fills `diag`.
 std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
@@ -247,7 +331,9 @@ verifyRegisterBuffers(dojo::KernelOp kernel, const MoveRequest &request,
 bool isConcurrentMode(dojo::Mode mode);
 /// The concurrency condition of `scope` as the kernel stands (its own mode
 /// included, which may privatize buffers): the first conflicting pair of
-/// instances in two different iterations, reductions racing.
+/// instances that may run at the same time (getConcurrencyQuery,
+/// Analysis/Concurrency.h: two iterations, or for `:b` two threads of one
+/// phase), reductions racing.
 std::optional<Conflict> findConcurrencyConflict(MoveState &state,
                                                 dojo::ScopeOp scope);
 /// Post-verification of the modes: every `:p`, `:v` and GPU scope of
@@ -257,6 +343,13 @@ std::optional<Conflict> findConcurrencyConflict(MoveState &state,
 mlir::DiagnosedSilenceableFailure
 verifyConcurrentScopes(dojo::KernelOp kernel, const MoveRequest &request,
                        mlir::Location errorLoc, const MoveOptions &options);
+/// Post-verification of the GPU launch shape: the phases of every kernel
+/// of `kernel` (the result of `request`) have the same `:b` sizes, up to
+/// phases not completely mapped yet (findBlockShapeMismatch,
+/// Analysis/Concurrency.h). A failure blames `request`.
+mlir::DiagnosedSilenceableFailure verifyBlockShapes(dojo::KernelOp kernel,
+                                                    const MoveRequest &request,
+                                                    mlir::Location errorLoc);
 } // namespace moves
 } // namespace perfdojo
 

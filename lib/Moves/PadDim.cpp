@@ -78,18 +78,14 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
-    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
+    auto resolved = resolveDimRequest(state, request, 1, errorLoc, diag);
     if (!resolved)
       return diag;
     BufferOp buffer = resolved->first;
     unsigned k = resolved->second;
     int64_t p = request.params[0];
     auto failAtBuffer = [&](const Twine &message) {
-      DiagnosedSilenceableFailure d = fail(request, errorLoc, message);
-      d.attachNote(buffer.getLoc()) << "declared here";
-      return d;
+      return failWithNote(request, errorLoc, message, buffer, "declared here");
     };
     if (p < 1)
       return failAtBuffer("padding amount " + Twine(p) + " must be positive");
@@ -144,31 +140,26 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
-    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
+    auto resolved = resolveDimRequest(state, request, 1, errorLoc, diag);
     if (!resolved)
       return diag;
     BufferOp buffer = resolved->first;
     unsigned k = resolved->second;
     int64_t p = request.params[0], padding = buffer.getPadding()[k];
-    if (p < 1 || p > padding) {
-      diag = fail(request, errorLoc,
-                  "unpad amount " + Twine(p) +
-                      " must lie between 1 and the padding " + Twine(padding) +
-                      " of dimension " + Twine(k) + " of '" + buffer.getName() +
-                      "'");
-      diag.attachNote(buffer.getLoc()) << "declared here";
-      return diag;
-    }
-    if (buffer.getReused()[k]) {
-      diag = fail(request, errorLoc,
-                  "dimension " + Twine(k) + " of '" + buffer.getName() +
-                      "' is non-materialized (:N); materialize it before "
-                      "changing its padding");
-      diag.attachNote(buffer.getLoc()) << "declared here";
-      return diag;
-    }
+    if (p < 1 || p > padding)
+      return failWithNote(request, errorLoc,
+                          "unpad amount " + Twine(p) +
+                              " must lie between 1 and the padding " +
+                              Twine(padding) + " of dimension " + Twine(k) +
+                              " of '" + buffer.getName() + "'",
+                          buffer, "declared here");
+    if (buffer.getReused()[k])
+      return failWithNote(
+          request, errorLoc,
+          "dimension " + Twine(k) + " of '" + buffer.getName() +
+              "' is non-materialized (:N); materialize it before "
+              "changing its padding",
+          buffer, "declared here");
     int64_t remaining = buffer.getAllocatedExtent(k) - p;
     for (const ArrayAccess &access :
          collectArrayAccesses(state.getKernel(), buffer)) {
@@ -205,11 +196,9 @@ public:
 } // namespace
 
 const Move *perfdojo::moves::getPadDimMove() {
-  static PadDim move;
-  return &move;
+  return getMoveInstance<PadDim>();
 }
 
 const Move *perfdojo::moves::getUnpadDimMove() {
-  static UnpadDim move;
-  return &move;
+  return getMoveInstance<UnpadDim>();
 }

@@ -270,25 +270,21 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
-    ScopeOp scope = resolvePlainScope(state, request, errorLoc, diag);
+    ScopeOp scope = resolvePlainScopeRequest(state, request, 1, errorLoc, diag);
     if (!scope)
       return diag;
     int64_t s = scope.getSize(), padded = request.params[0];
-    if (padded <= s) {
-      diag = fail(request, errorLoc,
-                  "new size " + Twine(padded) +
-                      " must be larger than the scope size " + Twine(s));
-      diag.attachNote(scope.getLoc()) << "the scope";
-      return diag;
-    }
+    if (padded <= s)
+      return failWithNote(request, errorLoc,
+                          "new size " + Twine(padded) +
+                              " must be larger than the scope size " + Twine(s),
+                          scope, "the scope");
     return checkPadding(state, request, errorLoc, scope, s, padded, "extra");
   }
 
   MoveRequest rewrite(MoveState &state,
                       const MoveRequest &request) const override {
-    auto scope = cast<ScopeOp>(*resolveNode(state.getKernel(), request.location));
+    ScopeOp scope = getRequestScope(state, request);
     int64_t s = scope.getSize();
     scope.setSize(request.params[0]);
     return {"unpad_scope", getNodeSelector(scope), {s}};
@@ -337,26 +333,22 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
-    ScopeOp scope = resolvePlainScope(state, request, errorLoc, diag);
+    ScopeOp scope = resolvePlainScopeRequest(state, request, 1, errorLoc, diag);
     if (!scope)
       return diag;
     int64_t size = scope.getSize(), s = request.params[0];
-    if (s < 1 || s >= size) {
-      diag = fail(request, errorLoc,
-                  "new size " + Twine(s) + " must lie between 1 and " +
-                      Twine(size - 1) + ", below the scope size " +
-                      Twine(size));
-      diag.attachNote(scope.getLoc()) << "the scope";
-      return diag;
-    }
+    if (s < 1 || s >= size)
+      return failWithNote(request, errorLoc,
+                          "new size " + Twine(s) + " must lie between 1 and " +
+                              Twine(size - 1) + ", below the scope size " +
+                              Twine(size),
+                          scope, "the scope");
     return checkPadding(state, request, errorLoc, scope, s, size, "removed");
   }
 
   MoveRequest rewrite(MoveState &state,
                       const MoveRequest &request) const override {
-    auto scope = cast<ScopeOp>(*resolveNode(state.getKernel(), request.location));
+    ScopeOp scope = getRequestScope(state, request);
     int64_t size = scope.getSize();
     scope.setSize(request.params[0]);
     return {"pad_scope", getNodeSelector(scope), {size}};
@@ -366,11 +358,9 @@ public:
 } // namespace
 
 const Move *perfdojo::moves::getPadScopeMove() {
-  static PadScope move;
-  return &move;
+  return getMoveInstance<PadScope>();
 }
 
 const Move *perfdojo::moves::getUnpadScopeMove() {
-  static UnpadScope move;
-  return &move;
+  return getMoveInstance<UnpadScope>();
 }

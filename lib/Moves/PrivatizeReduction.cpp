@@ -300,30 +300,25 @@ public:
       return diag;
     auto [leaf, node] = *resolved;
     auto over = dyn_cast<ScopeOp>(node);
-    if (!over) {
-      diag = fail(request, errorLoc,
-                  "the location names the leaf itself; name the enclosing "
-                  "scope whose iterations get their own partial results");
-      diag.attachNote(leaf.getLoc()) << "the leaf";
-      return diag;
-    }
-    if (leaf.getReduce() == ReduceKind::none) {
-      diag = fail(request, errorLoc,
-                  "the leaf assigns '" + leaf.getArray() +
-                      "' instead of reducing into it");
-      diag.attachNote(leaf.getLoc()) << "the leaf";
-      return diag;
-    }
+    if (!over)
+      return failWithNote(
+          request, errorLoc,
+          "the location names the leaf itself; name the enclosing "
+          "scope whose iterations get their own partial results",
+          leaf, "the leaf");
+    if (leaf.getReduce() == ReduceKind::none)
+      return failWithNote(request, errorLoc,
+                          "the leaf assigns '" + leaf.getArray() +
+                              "' instead of reducing into it",
+                          leaf, "the leaf");
     unsigned e = over.getDepth();
     int64_t d = request.params[0];
-    if (d < 0 || d > e) {
-      diag = fail(request, errorLoc,
-                  "the placement depth " + Twine(d) +
-                      " must lie between 0 and the depth " + Twine(e) +
-                      " of the privatized scope");
-      diag.attachNote(over.getLoc()) << "the privatized scope";
-      return diag;
-    }
+    if (d < 0 || d > e)
+      return failWithNote(request, errorLoc,
+                          "the placement depth " + Twine(d) +
+                              " must lie between 0 and the depth " + Twine(e) +
+                              " of the privatized scope",
+                          over, "the privatized scope");
     auto placement = cast<ScopeOp>(ancestorAtDepth(leaf, d));
     BufferOp output = state.getKernel().lookupArray(leaf.getArray());
     return checkReduction(state, request, errorLoc, leaf, leaf.getReduce(),
@@ -591,11 +586,9 @@ private:
 } // namespace
 
 const Move *perfdojo::moves::getPrivatizeReductionMove() {
-  static PrivatizeReduction move;
-  return &move;
+  return getMoveInstance<PrivatizeReduction>();
 }
 
 const Move *perfdojo::moves::getUnprivatizeReductionMove() {
-  static UnprivatizeReduction move;
-  return &move;
+  return getMoveInstance<UnprivatizeReduction>();
 }

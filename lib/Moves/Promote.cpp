@@ -146,6 +146,37 @@ std::optional<StringRef> perfdojo::moves::getCopySource(LeafOp leaf) {
   return access.getArray().getValue();
 }
 
+void perfdojo::moves::addCopyBufferCandidates(
+    MoveState &state, StringRef move, SmallVectorImpl<MoveRequest> &out) {
+  for (BufferOp buffer : state.getKernel().getBuffers())
+    if (!buffer.isArgument() && buffer.getArrays().empty())
+      out.push_back({move.str(), buffer.getName().str(), {}});
+}
+
+BufferOp perfdojo::moves::resolveCopyBufferRequest(
+    MoveState &state, const MoveRequest &request, StringRef creator,
+    Location errorLoc, DiagnosedSilenceableFailure &diag) {
+  if (!expectParams(request, 0, errorLoc, diag))
+    return {};
+  StringRef t = request.location;
+  BufferOp buffer = state.getKernel().lookupArray(t);
+  if (!buffer) {
+    diag = fail(request, errorLoc, "no array named '" + t + "'");
+    return {};
+  }
+  if (buffer.isArgument() || buffer.getName() != t ||
+      !buffer.getArrays().empty()) {
+    diag = failWithNote(request, errorLoc,
+                        "'" + t +
+                            "' is not an internal array stored alone in a "
+                            "buffer of its own name, as " +
+                            creator + " creates",
+                        buffer, "declared here");
+    return {};
+  }
+  return buffer;
+}
+
 std::optional<std::pair<StringRef, StringRef>>
 perfdojo::moves::splitArrayAndNode(const MoveRequest &request,
                                    Location errorLoc,
@@ -355,33 +386,17 @@ public:
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
-    for (BufferOp buffer : state.getKernel().getBuffers())
-      if (!buffer.isArgument() && buffer.getArrays().empty())
-        out.push_back({getName().str(), buffer.getName().str(), {}});
+    addCopyBufferCandidates(state, getName(), out);
   }
 
   DiagnosedSilenceableFailure check(MoveState &state,
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
+    if (!resolveCopyBufferRequest(state, request, "promote", errorLoc, diag))
       return diag;
     KernelOp kernel = state.getKernel();
     StringRef p = request.location;
-    BufferOp copyBuffer = kernel.lookupArray(p);
-    if (!copyBuffer)
-      return fail(request, errorLoc, "no array named '" + p + "'");
-    auto failAt = [&](Operation *op, StringRef what, const Twine &message) {
-      DiagnosedSilenceableFailure d = fail(request, errorLoc, message);
-      d.attachNote(op->getLoc()) << what;
-      return d;
-    };
-    if (copyBuffer.isArgument() || copyBuffer.getName() != p ||
-        !copyBuffer.getArrays().empty())
-      return failAt(copyBuffer, "declared here",
-                    "'" + p +
-                        "' is not an internal array stored alone in a "
-                        "buffer of its own name, as promote creates");
     SmallVector<Pattern, 2> patterns = match(kernel, p);
     if (patterns.empty())
       return fail(request, errorLoc,
@@ -391,36 +406,22 @@ public:
                       "after it");
     // A kernel can read as two promotions (a copy-in leaf can itself be the
     // node of another): the first that validates is the one to undo.
-    std::optional<DiagnosedSilenceableFailure> firstFailure;
-    for (const Pattern &pattern : patterns) {
-      DiagnosedSilenceableFailure result =
-          validate(state, request, errorLoc, pattern);
-      if (result.succeeded())
-        return result;
-      if (!firstFailure)
-        firstFailure = std::move(result);
-      else
-        (void)result.silence();
-    }
-    return std::move(*firstFailure);
+    return validateFirst(ArrayRef<Pattern>(patterns),
+                         [&](const Pattern &pattern) {
+                           return validate(state, request, errorLoc, pattern);
+                         });
   }
 
   MoveRequest rewrite(MoveState &state,
                       const MoveRequest &request) const override {
     KernelOp kernel = state.getKernel();
     StringRef p = request.location;
-    Pattern pattern;
-    for (const Pattern &candidate : match(kernel, p)) {
-      DiagnosedSilenceableFailure result =
-          validate(state, request, kernel.getLoc(), candidate);
-      bool ok = result.succeeded();
-      if (!ok)
-        (void)result.silence();
-      if (ok) {
-        pattern = candidate;
-        break;
-      }
-    }
+    // check() accepted one of the readings.
+    SmallVector<Pattern, 2> patterns = match(kernel, p);
+    Pattern pattern = *findValidPattern(
+        ArrayRef<Pattern>(patterns), [&](const Pattern &candidate) {
+          return validate(state, request, kernel.getLoc(), candidate);
+        });
     BufferOp copyBuffer = kernel.lookupArray(p);
     if (pattern.copyIn)
       pattern.copyIn.erase();
@@ -551,11 +552,9 @@ private:
 } // namespace
 
 const Move *perfdojo::moves::getPromoteMove() {
-  static Promote move;
-  return &move;
+  return getMoveInstance<Promote>();
 }
 
 const Move *perfdojo::moves::getUnpromoteMove() {
-  static Unpromote move;
-  return &move;
+  return getMoveInstance<Unpromote>();
 }

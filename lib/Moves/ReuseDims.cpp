@@ -215,27 +215,23 @@ public:
     if (!resolved)
       return fail(request, errorLoc, llvm::toString(resolved.takeError()));
     auto [buffer, k] = *resolved;
-    if (!buffer.getReused()[k]) {
-      diag = fail(request, errorLoc,
-                  "dimension " + Twine(k) + " of '" + buffer.getName() +
-                      "' is already materialized");
-      diag.attachNote(buffer.getLoc()) << "declared here";
-      return diag;
-    }
+    if (!buffer.getReused()[k])
+      return failWithNote(request, errorLoc,
+                          "dimension " + Twine(k) + " of '" + buffer.getName() +
+                              "' is already materialized",
+                          buffer, "declared here");
     // The storage grows by the allocated extent of dimension k; it must
     // still fit the buffer's location (set_location budgets).
     int64_t storage = getStorageElements(buffer), extent =
                                                    buffer.getAllocatedExtent(k);
     int64_t grown = storage > INT64_MAX / extent ? INT64_MAX : storage * extent;
     if (std::optional<std::string> over = findCapacityViolation(
-            buffer, buffer.getLocation(), grown, state.getOptions())) {
-      diag = fail(request, errorLoc,
-                  "materializing would exceed the capacity of " +
-                      stringifyBufferLocation(buffer.getLocation()) + ": " +
-                      *over);
-      diag.attachNote(buffer.getLoc()) << "declared here";
-      return diag;
-    }
+            buffer, buffer.getLocation(), grown, state.getOptions()))
+      return failWithNote(request, errorLoc,
+                          "materializing would exceed the capacity of " +
+                              stringifyBufferLocation(buffer.getLocation()) +
+                              ": " + *over,
+                          buffer, "declared here");
     return verifyVectorLanes(state, *this, request, errorLoc, buffer);
   }
 
@@ -294,11 +290,9 @@ DiagnosedSilenceableFailure perfdojo::moves::checkReuseInvariant(
 }
 
 const Move *perfdojo::moves::getReuseDimsMove() {
-  static ReuseDims move;
-  return &move;
+  return getMoveInstance<ReuseDims>();
 }
 
 const Move *perfdojo::moves::getMaterializeDimsMove() {
-  static MaterializeDims move;
-  return &move;
+  return getMoveInstance<MaterializeDims>();
 }

@@ -87,9 +87,7 @@ public:
             ? std::nullopt
             : symbolizeBufferLocation(static_cast<uint32_t>(param));
     auto failAtBuffer = [&](const Twine &message) {
-      DiagnosedSilenceableFailure d = fail(request, errorLoc, message);
-      d.attachNote(buffer.getLoc()) << "declared here";
-      return d;
+      return failWithNote(request, errorLoc, message, buffer, "declared here");
     };
     if (!loc)
       return fail(request, errorLoc,
@@ -201,6 +199,5 @@ perfdojo::moves::verifyRegisterBuffers(KernelOp kernel,
 }
 
 const Move *perfdojo::moves::getSetLocationMove() {
-  static SetLocation move;
-  return &move;
+  return getMoveInstance<SetLocation>();
 }

@@ -15,8 +15,12 @@
 //   set_gpu_grid   not inside a block, warp or parallel scope; no parallel
 //                  scope inside; no conflict across iterations.
 //   set_gpu_block  inside a grid scope, not inside a warp scope, enclosing
-//                  no grid or parallel scope; size <= maxBlockSize; no
-//                  conflict across iterations.
+//                  no grid or parallel scope; size <= maxBlockSize; every
+//                  phase of the kernel keeps the same :b sizes; no conflict
+//                  between threads of one phase (the phase rule,
+//                  Analysis/Concurrency.h: threads of different phases are
+//                  ordered by barriers, threads of one phase conflict in
+//                  any iterations of the sequential scopes around it).
 //   set_gpu_warp   inside a block scope, enclosing no grid, block or parallel
 //                  scope; size = warpSize; no conflict across iterations.
 //   All but set_unroll and set_vector are refused inside a `:u` scope.
@@ -26,14 +30,16 @@
 //   (getPrivatizingScope, Analysis/Privatization.h); such a buffer gets a
 //   copy per iteration and creates no conflict. Heap buffers are shared.
 //   Every mode is an invariant: verifyConcurrentScopes re-runs the conflict
-//   test of every :p, :v and GPU scope on the result of every later move
-//   (Move.cpp post-verification).
+//   test of every :p, :v and GPU scope, and verifyBlockShapes the block
+//   shape of every GPU kernel, on the result of every later move (Move.cpp
+//   post-verification).
 //   clear_mode     always keeps results; refused where it would break the
 //                  GPU nesting (a grid above blocks, a block above warps).
 //
 //===----------------------------------------------------------------------===//
 
 #include "MoveKinds.h"
+#include "perfdojo/Analysis/Concurrency.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
 using namespace mlir;
@@ -70,6 +76,28 @@ ScopeOp findDescendant(ScopeOp scope, function_ref<bool(Mode)> pred) {
 
 std::string suffixOf(Mode m) { return ":" + getModeSuffix(m).str(); }
 
+/// The failure for two phases of one kernel with different block shapes,
+/// with notes on both phases.
+DiagnosedSilenceableFailure
+failBlockShapes(const MoveRequest &request, Location errorLoc,
+                const Twine &prefix, const BlockShapeMismatch &mismatch) {
+  auto phaseOf = [](LeafOp leaf) {
+    ScopeOp block;
+    for (auto p = leaf->getParentOfType<ScopeOp>(); p && !block;
+         p = p->getParentOfType<ScopeOp>())
+      if (p.getMode() == Mode::gpu_block)
+        block = p;
+    return getPhaseRoot(block);
+  };
+  DiagnosedSilenceableFailure d =
+      fail(request, errorLoc,
+           prefix + "different :b sizes: " + mismatch.describe() +
+               " (a block has one shape per launch)");
+  d.attachNote(phaseOf(mismatch.leaf).getLoc()) << "this phase";
+  d.attachNote(phaseOf(mismatch.other).getLoc()) << "the other phase";
+  return d;
+}
+
 class SetMode final : public Move {
 public:
   SetMode(Mode mode, StringRef name, StringRef summary)
@@ -88,9 +116,7 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
-    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
+    Operation *node = resolveNodeRequest(state, request, 0, errorLoc, diag);
     if (!node)
       return diag;
     auto scope = dyn_cast<ScopeOp>(node);
@@ -205,6 +231,13 @@ public:
     OwningOpRef<KernelOp> copy = state.getKernel().clone();
     auto copyScope = cast<ScopeOp>(*resolveNode(*copy, request.location));
     copyScope.setMode(mode);
+    // One block shape per launch: every phase of the kernel agrees.
+    if (mode == Mode::gpu_block)
+      if (std::optional<BlockShapeMismatch> mismatch =
+              findBlockShapeMismatch(*copy))
+        return failBlockShapes(request, errorLoc,
+                               "the phases of the kernel would have ",
+                               *mismatch);
     MoveState copyState(*copy, options);
     if (std::optional<Conflict> conflict =
             findConcurrencyConflict(copyState, copyScope)) {
@@ -222,8 +255,7 @@ public:
 
   MoveRequest rewrite(MoveState &state,
                       const MoveRequest &request) const override {
-    auto scope = cast<ScopeOp>(*resolveNode(state.getKernel(),
-                                            request.location));
+    ScopeOp scope = getRequestScope(state, request);
     scope.setMode(mode);
     return {"clear_mode", request.location, {}};
   }
@@ -312,17 +344,14 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
-    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
+    Operation *node = resolveNodeRequest(state, request, 0, errorLoc, diag);
     if (!node)
       return diag;
     auto scope = dyn_cast<ScopeOp>(node);
-    if (!scope || scope.getMode() == Mode::seq) {
-      diag = fail(request, errorLoc, "the node is not a scope with a mode");
-      diag.attachNote(node->getLoc()) << "this node";
-      return diag;
-    }
+    if (!scope || scope.getMode() == Mode::seq)
+      return failWithNote(request, errorLoc,
+                          "the node is not a scope with a mode", node,
+                          "this node");
     Mode needed = scope.getMode() == Mode::gpu_grid    ? Mode::gpu_block
                   : scope.getMode() == Mode::gpu_block ? Mode::gpu_warp
                                                        : Mode::seq;
@@ -341,21 +370,18 @@ public:
         orphan = inner;
         return WalkResult::interrupt();
       });
-      if (orphan) {
-        diag = fail(request, errorLoc,
-                    "the scope encloses a " + suffixOf(needed) +
-                        " scope that needs it; clear that one first");
-        diag.attachNote(orphan.getLoc()) << "this scope";
-        return diag;
-      }
+      if (orphan)
+        return failWithNote(request, errorLoc,
+                            "the scope encloses a " + suffixOf(needed) +
+                                " scope that needs it; clear that one first",
+                            orphan, "this scope");
     }
     return DiagnosedSilenceableFailure::success();
   }
 
   MoveRequest rewrite(MoveState &state,
                       const MoveRequest &request) const override {
-    auto scope = cast<ScopeOp>(*resolveNode(state.getKernel(),
-                                            request.location));
+    ScopeOp scope = getRequestScope(state, request);
     Mode old = scope.getMode();
     scope.setMode(Mode::seq);
     return {("set_" + stringifyMode(old)).str(), request.location, {}};
@@ -369,13 +395,21 @@ bool perfdojo::moves::isConcurrentMode(Mode mode) {
 
 std::optional<Conflict> perfdojo::moves::findConcurrencyConflict(
     MoveState &state, ScopeOp scope) {
-  unsigned d = scope.getDepth();
-  SmallVector<DepthRelation, 8> relations(d, DepthRelation::Equal);
-  relations.push_back(DepthRelation::NotEqual);
-  SmallVector<LeafOp> leaves = collectLeaves(scope);
+  ConcurrencyQuery query = getConcurrencyQuery(scope);
   return state.getDependences().findConflict(
-      leaves, leaves, relations,
+      query.leaves, query.leaves, query.relations,
       DependenceOptions{state.getOptions().reassociate, /*concurrency=*/true});
+}
+
+DiagnosedSilenceableFailure
+perfdojo::moves::verifyBlockShapes(KernelOp kernel, const MoveRequest &request,
+                                   Location errorLoc) {
+  if (std::optional<BlockShapeMismatch> mismatch =
+          findBlockShapeMismatch(kernel))
+    return failBlockShapes(request, errorLoc,
+                           "the result would give the phases of a kernel ",
+                           *mismatch);
+  return DiagnosedSilenceableFailure::success();
 }
 
 DiagnosedSilenceableFailure perfdojo::moves::verifyConcurrentScopes(
@@ -421,6 +455,5 @@ PERFDOJO_SET_MODE(getSetGpuWarpMove, gpu_warp, "set_gpu_warp",
 #undef PERFDOJO_SET_MODE
 
 const Move *perfdojo::moves::getClearModeMove() {
-  static ClearMode move;
-  return &move;
+  return getMoveInstance<ClearMode>();
 }

@@ -283,9 +283,7 @@ public:
     if (!guest)
       return diag;
     auto failAt = [&](BufferOp buffer, const Twine &message) {
-      DiagnosedSilenceableFailure d = fail(request, errorLoc, message);
-      d.attachNote(buffer.getLoc()) << "declared here";
-      return d;
+      return failWithNote(request, errorLoc, message, buffer, "declared here");
     };
     if (host == guest)
       return failAt(host, "'" + a + "' and '" + c + "' already share buffer '" +
@@ -412,9 +410,7 @@ public:
     if (!host)
       return diag;
     auto failAt = [&](BufferOp buffer, const Twine &message) {
-      DiagnosedSilenceableFailure d = fail(request, errorLoc, message);
-      d.attachNote(buffer.getLoc()) << "declared here";
-      return d;
+      return failWithNote(request, errorLoc, message, buffer, "declared here");
     };
     SmallVector<StringRef> names = host.getArrayNames();
     if (names.size() < 2)
@@ -469,11 +465,9 @@ public:
 } // namespace
 
 const Move *perfdojo::moves::getShareBufferMove() {
-  static ShareBuffer move;
-  return &move;
+  return getMoveInstance<ShareBuffer>();
 }
 
 const Move *perfdojo::moves::getUnshareBufferMove() {
-  static UnshareBuffer move;
-  return &move;
+  return getMoveInstance<UnshareBuffer>();
 }

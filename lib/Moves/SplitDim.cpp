@@ -138,18 +138,14 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
-    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
+    auto resolved = resolveDimRequest(state, request, 1, errorLoc, diag);
     if (!resolved)
       return diag;
     BufferOp buffer = resolved->first;
     unsigned k = resolved->second;
     int64_t f = request.params[0], n = buffer.getShape()[k];
     auto failAtBuffer = [&](const Twine &message) {
-      DiagnosedSilenceableFailure d = fail(request, errorLoc, message);
-      d.attachNote(buffer.getLoc()) << "declared here";
-      return d;
+      return failWithNote(request, errorLoc, message, buffer, "declared here");
     };
     if (f < 1 || f > n || n % f)
       return failAtBuffer(
@@ -164,15 +160,14 @@ public:
           splitIndex(access.indices[k], f, getIterationSizes(access.leaf));
       if (split.ok)
         continue;
-      diag = fail(request, errorLoc,
-                  "index " + printForm(access.indices[k], buffer.getContext()) +
-                      " on dimension " + Twine(k) + " of '" + buffer.getName() +
-                      "' does not split as " + Twine(f) +
-                      "*e1+e2 with e2 in [0, " + Twine(f) +
-                      "): e2 would range over [" + Twine(split.lo) + ", " +
-                      Twine(split.hi) + "]");
-      diag.attachNote(access.leaf->getLoc()) << "this access";
-      return diag;
+      return failWithNote(
+          request, errorLoc,
+          "index " + printForm(access.indices[k], buffer.getContext()) +
+              " on dimension " + Twine(k) + " of '" + buffer.getName() +
+              "' does not split as " + Twine(f) + "*e1+e2 with e2 in [0, " +
+              Twine(f) + "): e2 would range over [" + Twine(split.lo) + ", " +
+              Twine(split.hi) + "]",
+          access.leaf, "this access");
     }
     return postVerifyReuse(state, *this, request, errorLoc, buffer,
                            [&](unsigned j) { return j <= k ? j : j - 1; });
@@ -226,18 +221,14 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
-    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
+    auto resolved = resolveDimRequest(state, request, 0, errorLoc, diag);
     if (!resolved)
       return diag;
     BufferOp buffer = resolved->first;
     unsigned k = resolved->second;
     StringRef name = buffer.getName();
     auto failAtBuffer = [&](const Twine &message) {
-      DiagnosedSilenceableFailure d = fail(request, errorLoc, message);
-      d.attachNote(buffer.getLoc()) << "declared here";
-      return d;
+      return failWithNote(request, errorLoc, message, buffer, "declared here");
     };
     if (k + 1 >= buffer.getRank())
       return failAtBuffer("dimension " + Twine(k) +
@@ -270,13 +261,12 @@ public:
                 std::to_string(q);
         else
           continue;
-        diag = fail(request, errorLoc,
-                    "indices [" + printForm(e1, ctx) + ", " +
-                        printForm(e2, ctx) + "] on dimensions " + Twine(k) +
-                        " and " + Twine(k + 1) + " of '" + name +
-                        "' would not split back after merging: " + why);
-        diag.attachNote(access.leaf->getLoc()) << "this access";
-        return diag;
+        return failWithNote(
+            request, errorLoc,
+            "indices [" + printForm(e1, ctx) + ", " + printForm(e2, ctx) +
+                "] on dimensions " + Twine(k) + " and " + Twine(k + 1) +
+                " of '" + name + "' would not split back after merging: " + why,
+            access.leaf, "this access");
       }
     }
     return postVerifyReuse(state, *this, request, errorLoc, buffer,
@@ -319,11 +309,9 @@ public:
 } // namespace
 
 const Move *perfdojo::moves::getSplitDimMove() {
-  static SplitDim move;
-  return &move;
+  return getMoveInstance<SplitDim>();
 }
 
 const Move *perfdojo::moves::getMergeDimsMove() {
-  static MergeDims move;
-  return &move;
+  return getMoveInstance<MergeDims>();
 }

@@ -70,27 +70,24 @@ public:
     if (!scope)
       return diag;
     int64_t s = scope.getSize(), f = request.params[0];
-    if (f <= 1 || f >= s) {
-      diag = fail(request, errorLoc,
-                  "split factor " + Twine(f) + " must lie strictly between 1 "
-                  "and the scope size " + Twine(s));
-      diag.attachNote(scope.getLoc()) << "the scope";
-      return diag;
-    }
-    if (s % f) {
-      diag = fail(request, errorLoc,
-                  "split factor " + Twine(f) + " does not divide scope size " +
-                      Twine(s));
-      diag.attachNote(scope.getLoc()) << "the scope";
-      return diag;
-    }
+    if (f <= 1 || f >= s)
+      return failWithNote(request, errorLoc,
+                          "split factor " + Twine(f) +
+                              " must lie strictly between 1 "
+                              "and the scope size " +
+                              Twine(s),
+                          scope, "the scope");
+    if (s % f)
+      return failWithNote(request, errorLoc,
+                          "split factor " + Twine(f) +
+                              " does not divide scope size " + Twine(s),
+                          scope, "the scope");
     return DiagnosedSilenceableFailure::success();
   }
 
   MoveRequest rewrite(MoveState &state,
                       const MoveRequest &request) const override {
-    auto scope = cast<ScopeOp>(*resolveNode(state.getKernel(),
-                                            request.location));
+    ScopeOp scope = getRequestScope(state, request);
     unsigned d = scope.getDepth();
     int64_t f = request.params[0];
     // {d} := f*{d} + {d+1}; {k>d} := {k+1}.
@@ -155,30 +152,28 @@ public:
     if (!outer)
       return diag;
     auto inner = dyn_cast<ScopeOp>(outer.getBlock().front());
-    if (!llvm::hasSingleElement(outer.getBlock()) || !inner) {
-      diag = fail(request, errorLoc,
-                  "the scope's only child must be a scope to merge with");
-      diag.attachNote(outer.getLoc()) << "the outer scope";
-      return diag;
-    }
-    if (inner.getMode() != Mode::seq) {
-      diag = fail(request, errorLoc,
-                  "the inner scope has a mode; merge_scopes needs plain "
-                  "scopes (clear the mode first)");
-      diag.attachNote(inner.getLoc()) << "the inner scope";
-      return diag;
-    }
+    if (!llvm::hasSingleElement(outer.getBlock()) || !inner)
+      return failWithNote(
+          request, errorLoc,
+          "the scope's only child must be a scope to merge with", outer,
+          "the outer scope");
+    if (inner.getMode() != Mode::seq)
+      return failWithNote(
+          request, errorLoc,
+          "the inner scope has a mode; merge_scopes needs plain "
+          "scopes (clear the mode first)",
+          inner, "the inner scope");
     unsigned d = outer.getDepth();
     int64_t q = inner.getSize();
     // The inverse split_scope needs 1 < q < p*q.
     if (outer.getSize() == 1 || q == 1) {
       ScopeOp unit = q == 1 ? inner : outer;
-      diag = fail(request, errorLoc,
-                  "sizes " + Twine(outer.getSize()) + " and " + Twine(q) +
-                      ": a merge with a scope of size 1 cannot be undone by "
-                      "split_scope (use remove_scope)");
-      diag.attachNote(unit.getLoc()) << "the scope of size 1";
-      return diag;
+      return failWithNote(
+          request, errorLoc,
+          "sizes " + Twine(outer.getSize()) + " and " + Twine(q) +
+              ": a merge with a scope of size 1 cannot be undone by "
+              "split_scope (use remove_scope)",
+          unit, "the scope of size 1");
     }
     std::optional<LinearForm> bad;
     allIndices(inner, [&](const LinearForm &form) {
@@ -191,21 +186,19 @@ public:
       std::string text;
       llvm::raw_string_ostream os(text);
       printIndexExpr(os, buildAffineExpr(*bad, outer.getContext()));
-      diag = fail(request, errorLoc,
-                  "index " + text + " does not use {" + Twine(d) + "} and {" +
-                      Twine(d + 1) + "} only through {" + Twine(d) + "}*" +
-                      Twine(q) + "+{" + Twine(d + 1) +
-                      "}, so the merged scope would need div/mod");
-      diag.attachNote(inner.getLoc()) << "the inner scope";
-      return diag;
+      return failWithNote(request, errorLoc,
+                          "index " + text + " does not use {" + Twine(d) +
+                              "} and {" + Twine(d + 1) + "} only through {" +
+                              Twine(d) + "}*" + Twine(q) + "+{" + Twine(d + 1) +
+                              "}, so the merged scope would need div/mod",
+                          inner, "the inner scope");
     }
     return DiagnosedSilenceableFailure::success();
   }
 
   MoveRequest rewrite(MoveState &state,
                       const MoveRequest &request) const override {
-    auto outer = cast<ScopeOp>(*resolveNode(state.getKernel(),
-                                            request.location));
+    ScopeOp outer = getRequestScope(state, request);
     auto inner = cast<ScopeOp>(outer.getBlock().front());
     unsigned d = outer.getDepth();
     int64_t q = inner.getSize();
@@ -235,11 +228,9 @@ public:
 } // namespace
 
 const Move *perfdojo::moves::getSplitScopeMove() {
-  static SplitScope move;
-  return &move;
+  return getMoveInstance<SplitScope>();
 }
 
 const Move *perfdojo::moves::getMergeScopesMove() {
-  static MergeScopes move;
-  return &move;
+  return getMoveInstance<MergeScopes>();
 }

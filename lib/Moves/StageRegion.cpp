@@ -62,7 +62,9 @@
 //   node N (plain scopes of a's extents around `t[..] = a[..]`), the
 //   copy-out nest right after it, or lies in N; the copies present are the
 //   ones stage_region would create; N does not access a's buffer; ST3-ST4
-//   hold. Semantically, the argument above read backwards.
+//   hold, and ST5 with a copy-in (a later move may have reshaped the leaf
+//   that writes all of a, and stage_region must stay legal as the inverse).
+//   Semantically, the argument above read backwards.
 //
 //===----------------------------------------------------------------------===//
 
@@ -221,7 +223,8 @@ LeafOp matchCopyNest(Operation *root, ArrayRef<int64_t> shape) {
   Operation *op = root;
   for (int64_t extent : shape) {
     auto scope = dyn_cast<ScopeOp>(op);
-    if (!scope || scope.getMode() != Mode::seq || scope.getSize() != extent ||
+    if (!scope || scope.getMode() != Mode::seq ||
+        static_cast<int64_t>(scope.getSize()) != extent ||
         !llvm::hasSingleElement(scope.getBlock()))
       return {};
     op = &scope.getBlock().front();
@@ -419,31 +422,19 @@ public:
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
-    for (BufferOp buffer : state.getKernel().getBuffers())
-      if (!buffer.isArgument() && buffer.getArrays().empty())
-        out.push_back({getName().str(), buffer.getName().str(), {}});
+    addCopyBufferCandidates(state, getName(), out);
   }
 
   DiagnosedSilenceableFailure check(MoveState &state,
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
+    BufferOp staged = resolveCopyBufferRequest(state, request, "stage_region",
+                                               errorLoc, diag);
+    if (!staged)
       return diag;
     KernelOp kernel = state.getKernel();
     StringRef t = request.location;
-    BufferOp staged = kernel.lookupArray(t);
-    if (!staged)
-      return fail(request, errorLoc, "no array named '" + t + "'");
-    if (staged.isArgument() || staged.getName() != t ||
-        !staged.getArrays().empty()) {
-      diag = fail(request, errorLoc,
-                  "'" + t +
-                      "' is not an internal array stored alone in a buffer "
-                      "of its own name, as stage_region creates");
-      diag.attachNote(staged.getLoc()) << "declared here";
-      return diag;
-    }
     SmallVector<Pattern, 2> patterns = match(kernel, staged, t);
     if (patterns.empty())
       return fail(request, errorLoc,
@@ -453,18 +444,10 @@ public:
                       "creates");
     // A kernel can read as two stagings (a copy nest can itself be the node
     // of another): the first that validates is the one to undo.
-    std::optional<DiagnosedSilenceableFailure> firstFailure;
-    for (const Pattern &pattern : patterns) {
-      DiagnosedSilenceableFailure result =
-          validate(state, request, errorLoc, pattern);
-      if (result.succeeded())
-        return result;
-      if (!firstFailure)
-        firstFailure = std::move(result);
-      else
-        (void)result.silence();
-    }
-    return std::move(*firstFailure);
+    return validateFirst(ArrayRef<Pattern>(patterns),
+                         [&](const Pattern &pattern) {
+                           return validate(state, request, errorLoc, pattern);
+                         });
   }
 
   MoveRequest rewrite(MoveState &state,
@@ -472,18 +455,12 @@ public:
     KernelOp kernel = state.getKernel();
     StringRef t = request.location;
     BufferOp staged = kernel.lookupArray(t);
-    Pattern pattern;
-    for (const Pattern &candidate : match(kernel, staged, t)) {
-      DiagnosedSilenceableFailure result =
-          validate(state, request, kernel.getLoc(), candidate);
-      bool ok = result.succeeded();
-      if (!ok)
-        (void)result.silence();
-      if (ok) {
-        pattern = candidate;
-        break;
-      }
-    }
+    // check() accepted one of the readings.
+    SmallVector<Pattern, 2> patterns = match(kernel, staged, t);
+    Pattern pattern = *findValidPattern(
+        ArrayRef<Pattern>(patterns), [&](const Pattern &candidate) {
+          return validate(state, request, kernel.getLoc(), candidate);
+        });
     int64_t location = static_cast<int64_t>(staged.getLocation());
     if (pattern.inRoot)
       pattern.inRoot->erase();
@@ -541,8 +518,21 @@ private:
       return d;
     }
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    (void)checkStagedBuffer(request, errorLoc, pattern.node, buffer,
-                            pattern.array, diag);
+    if (!checkStagedBuffer(request, errorLoc, pattern.node, buffer,
+                           pattern.array, diag))
+      return diag;
+    // ST5 on the restored kernel, so that the inverse stage_region is legal:
+    // a later move (split_scope of the writer, say) can turn the leaf that
+    // writes all of a into a form ST5 does not recognize. The leaves before
+    // N that write a are the same here and in the restored kernel.
+    if (pattern.copyIn &&
+        !isDefinedBefore(kernel, pattern.node, buffer, pattern.array))
+      return failWithNote(request, errorLoc,
+                          "the inverse stage_region needs a copy-in of '" +
+                              pattern.array +
+                              "', but no leaf before the node writes all of '" +
+                              pattern.array + "' (ST5)",
+                          pattern.node, "the node");
     return diag;
   }
 
@@ -631,11 +621,9 @@ private:
 } // namespace
 
 const Move *perfdojo::moves::getStageRegionMove() {
-  static StageRegion move;
-  return &move;
+  return getMoveInstance<StageRegion>();
 }
 
 const Move *perfdojo::moves::getUnstageMove() {
-  static Unstage move;
-  return &move;
+  return getMoveInstance<Unstage>();
 }

@@ -49,21 +49,17 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
-    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
+    auto resolved = resolveDimRequest(state, request, 0, errorLoc, diag);
     if (!resolved)
       return diag;
     BufferOp buffer = resolved->first;
     unsigned k = resolved->second;
-    if (k + 1 >= buffer.getRank()) {
-      diag = fail(request, errorLoc,
-                  "dimension " + Twine(k) + " is the last dimension of '" +
-                      buffer.getName() +
-                      "'; swap_dims swaps dimensions k and k+1");
-      diag.attachNote(buffer.getLoc()) << "declared here";
-      return diag;
-    }
+    if (k + 1 >= buffer.getRank())
+      return failWithNote(request, errorLoc,
+                          "dimension " + Twine(k) +
+                              " is the last dimension of '" + buffer.getName() +
+                              "'; swap_dims swaps dimensions k and k+1",
+                          buffer, "declared here");
     return verifyVectorLanes(state, *this, request, errorLoc, buffer);
   }
 
@@ -88,6 +84,5 @@ public:
 } // namespace
 
 const Move *perfdojo::moves::getSwapDimsMove() {
-  static SwapDims move;
-  return &move;
+  return getMoveInstance<SwapDims>();
 }

@@ -38,28 +38,23 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
-    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
+    Operation *node = resolveNodeRequest(state, request, 0, errorLoc, diag);
     if (!node)
       return diag;
     auto outer = dyn_cast<ScopeOp>(node);
     ScopeOp inner;
     if (outer && llvm::hasSingleElement(outer.getBlock()))
       inner = dyn_cast<ScopeOp>(outer.getBlock().front());
-    if (!inner) {
-      diag = fail(request, errorLoc,
-                  "needs a scope whose only child is a scope");
-      diag.attachNote(node->getLoc()) << "this node";
-      return diag;
-    }
+    if (!inner)
+      return failWithNote(request, errorLoc,
+                          "needs a scope whose only child is a scope", node,
+                          "this node");
     for (ScopeOp scope : {outer, inner}) {
       if (scope.getMode() == Mode::seq)
         continue;
-      diag = fail(request, errorLoc,
-                  "both scopes must be plain; clear the mode first");
-      diag.attachNote(scope.getLoc()) << "scope with a mode";
-      return diag;
+      return failWithNote(request, errorLoc,
+                          "both scopes must be plain; clear the mode first",
+                          scope, "scope with a mode");
     }
     unsigned d = outer.getDepth();
     SmallVector<DepthRelation, 8> relations(d, DepthRelation::Equal);
@@ -80,8 +75,7 @@ public:
 
   MoveRequest rewrite(MoveState &state,
                       const MoveRequest &request) const override {
-    auto outer = cast<ScopeOp>(*resolveNode(state.getKernel(),
-                                            request.location));
+    ScopeOp outer = getRequestScope(state, request);
     auto inner = cast<ScopeOp>(outer.getBlock().front());
     unsigned d = outer.getDepth();
     int64_t outerSize = outer.getSize();
@@ -102,6 +96,5 @@ public:
 } // namespace
 
 const Move *perfdojo::moves::getSwapNestedScopesMove() {
-  static SwapNestedScopes move;
-  return &move;
+  return getMoveInstance<SwapNestedScopes>();
 }

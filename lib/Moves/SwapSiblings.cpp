@@ -40,17 +40,13 @@ public:
                                     const MoveRequest &request,
                                     Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
-    Operation *first = resolveNodeOrFail(state, request, errorLoc, diag);
+    Operation *first = resolveNodeRequest(state, request, 0, errorLoc, diag);
     if (!first)
       return diag;
     Operation *second = first->getNextNode();
-    if (!second) {
-      diag = fail(request, errorLoc, "the node has no next sibling");
-      diag.attachNote(first->getLoc()) << "the node";
-      return diag;
-    }
+    if (!second)
+      return failWithNote(request, errorLoc, "the node has no next sibling",
+                          first, "the node");
     unsigned d = getNodeDepth(first);
     SmallVector<DepthRelation, 8> relations(d, DepthRelation::Equal);
     if (std::optional<Conflict> conflict = state.getDependences().findConflict(
@@ -77,6 +73,5 @@ public:
 } // namespace
 
 const Move *perfdojo::moves::getSwapSiblingsMove() {
-  static SwapSiblings move;
-  return &move;
+  return getMoveInstance<SwapSiblings>();
 }

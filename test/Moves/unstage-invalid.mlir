@@ -75,3 +75,39 @@ dojo.kernel @negative_declaration {
     dojo.leaf y[{0}] = x_s[{0}]
   }
 }
+
+//--- negative_restage_st5.mlir
+// RUN: perfdojo-opt %t/negative_restage_st5.mlir --dojo-apply="unstage y_s" -verify-diagnostics
+// The writer of y was split after staging (found by perfdojo-fuzz-moves on
+// layernorm): no single leaf before the node writes all of y in a form ST5
+// recognizes, so the inverse stage_region would be refused.
+
+// expected-error @+1 {{'unstage y_s': the inverse stage_region needs a copy-in of 'y', but no leaf before the node writes all of 'y' (ST5)}}
+dojo.kernel @negative_restage_st5 {
+  dojo.buffer x f32 [6, 16] heap in
+  dojo.buffer y f32 [6, 16] heap out
+  dojo.buffer y_s f32 [6, 16] stack
+  dojo.scope 3 {
+    dojo.scope 2 {
+      dojo.scope 16 {
+        dojo.leaf y[{0}*2+{1}, {2}] = x[{0}*2+{1}, {2}]
+      }
+    }
+  }
+  dojo.scope 6 {
+    dojo.scope 16 {
+      dojo.leaf y_s[{0}, {1}] = y[{0}, {1}]
+    }
+  }
+  // expected-note @+1 {{the node}}
+  dojo.scope 6 {
+    dojo.scope 16 {
+      dojo.leaf y_s[{0}, {1}] = y_s[{0}, {1}] * 2
+    }
+  }
+  dojo.scope 6 {
+    dojo.scope 16 {
+      dojo.leaf y[{0}, {1}] = y_s[{0}, {1}]
+    }
+  }
+}

@@ -12,6 +12,9 @@
 // every scope around it, so instances in different iterations of that scope
 // never touch the same copy. Kernel arguments never alias each other.
 //
+// Which pairs of instances a concurrent scope (`:p :v :g :b :w`) must keep
+// apart, the GPU `:b` phase rule included, is Concurrency.h's query.
+//
 // The test is exact over the constant iteration boxes: cheap GCD and bounds
 // filters first, then integer emptiness in MLIR's Presburger library. It
 // fails closed: anything it cannot decide counts as a conflict.
