@@ -217,6 +217,11 @@ def plot(summary, strategies, path):
             xs, ys = best_so_far(report)
             if naive:
                 ys = [naive / y for y in ys]
+            if strategy == "heuristic" and ys:
+                # A handful of evaluations: its result as a level.
+                ax.axhline(ys[-1], color="gray", linestyle="--",
+                           label="heuristic")
+                continue
             ax.step(xs, ys, where="post", label=strategy)
         ax.set_title(kernel, fontsize=9)
         ax.set_xlabel("evaluations", fontsize=8)
