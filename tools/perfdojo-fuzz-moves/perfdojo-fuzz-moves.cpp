@@ -33,6 +33,7 @@
 #include "perfdojo/Runtime/Interpreter.h"
 #include "perfdojo/Runtime/Validation.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
+#include "perfdojo/Target/DojoText/KernelFile.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -189,15 +190,8 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv,
                               "PerfDojo move fuzzer: random legal walks "
                               "checked by the interpreter\n");
-  MLIRContext context;
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> original =
-      loadKernelFile(sourceMgr, inputFile, &context);
-  if (!original)
-    return 1;
-  dojo::KernelOp originalKernel = getSingleKernel(*original);
+  KernelFile input;
+  dojo::KernelOp originalKernel = input.load(inputFile);
   if (!originalKernel)
     return 1;
   std::string originalText = printKernel(originalKernel);
@@ -209,7 +203,7 @@ int main(int argc, char **argv) {
   if (failed(expected))
     return 1;
   double tolerance = getRelativeTolerance(
-      Float64Type::get(&context), getMaxReductionLength(originalKernel));
+      Float64Type::get(&input.getContext()), getMaxReductionLength(originalKernel));
 
   std::optional<SmallVector<MoveRequest>> replay;
   if (!scriptFile.empty()) {
@@ -247,7 +241,7 @@ int main(int argc, char **argv) {
   };
 
   for (unsigned w = 0; w < numWalks; ++w) {
-    OwningOpRef<ModuleOp> module = original->clone();
+    OwningOpRef<ModuleOp> module = input.getModule().clone();
     dojo::KernelOp kernel = getSingleKernel(*module);
     MoveState state(kernel, MoveOptions{reassociate});
     std::vector<MoveRequest> path;

@@ -16,6 +16,7 @@
 #include "perfdojo/Runtime/Validation.h"
 #include "perfdojo/Support/ToolFlags.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
+#include "perfdojo/Target/DojoText/KernelFile.h"
 #include "perfdojo/TorchReference/TorchOperators.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -151,14 +152,8 @@ int main(int argc, char **argv) {
     return kError;
   }
 
-  MLIRContext context;
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = loadKernelFile(sourceMgr, inputFile, &context);
-  if (!module)
-    return kError;
-  dojo::KernelOp kernel = getSingleKernel(*module);
+  KernelFile input;
+  dojo::KernelOp kernel = input.load(inputFile);
   if (!kernel)
     return kError;
 

@@ -16,6 +16,7 @@
 #include "perfdojo/Support/ToolFlags.h"
 #include "perfdojo/Runtime/Validation.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
+#include "perfdojo/Target/DojoText/KernelFile.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -262,14 +263,8 @@ int main(int argc, char **argv) {
                     "add --engine=interp\n";
     return 1;
   }
-  MLIRContext context;
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = loadKernelFile(sourceMgr, inputFile, &context);
-  if (!module)
-    return 1;
-  dojo::KernelOp kernel = getSingleKernel(*module);
+  KernelFile input;
+  dojo::KernelOp kernel = input.load(inputFile);
   if (!kernel)
     return 1;
   if (printKernel && !json)
@@ -281,7 +276,7 @@ int main(int argc, char **argv) {
   dojo::KernelOp baseline;
   if (!baselineFile.empty()) {
     // A source manager of its own: the importer reads its main buffer.
-    baselineModule = loadKernelFile(baselineFile, &context);
+    baselineModule = loadKernelFile(baselineFile, &input.getContext());
     if (!baselineModule || !(baseline = getSingleKernel(*baselineModule)) ||
         failed(checkSameArguments(kernel, baseline)))
       return 1;

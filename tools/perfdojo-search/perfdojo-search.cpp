@@ -12,6 +12,7 @@
 #include "perfdojo/Search/Strategy.h"
 #include "perfdojo/Support/ToolFlags.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
+#include "perfdojo/Target/DojoText/KernelFile.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -207,14 +208,8 @@ int main(int argc, char **argv) {
     return 1;
   }
 
-  MLIRContext context;
-  context.printOpOnDiagnostic(false);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = loadKernelFile(sourceMgr, inputFile, &context);
-  if (!module)
-    return 1;
-  dojo::KernelOp kernel = getSingleKernel(*module);
+  KernelFile input;
+  dojo::KernelOp kernel = input.load(inputFile);
   if (!kernel)
     return 1;
 
