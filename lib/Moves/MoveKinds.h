@@ -306,6 +306,19 @@ std::optional<std::pair<llvm::StringRef, llvm::StringRef>>
 splitArrayAndNode(const MoveRequest &request, mlir::Location errorLoc,
                   mlir::DiagnosedSilenceableFailure &diag);
 
+/// A location `a,N` resolved: the array's name and buffer, and the node.
+struct ArrayAndNode {
+  llvm::StringRef array;
+  dojo::BufferOp buffer;
+  mlir::Operation *node = nullptr;
+};
+/// Splits and resolves a location `a,N`; on failure (malformed location,
+/// unknown array, unknown node) fills `diag`.
+std::optional<ArrayAndNode>
+resolveArrayAndNode(MoveState &state, const MoveRequest &request,
+                    mlir::Location errorLoc,
+                    mlir::DiagnosedSilenceableFailure &diag);
+
 // The `reg` addressability rule (SetLocation.cpp).
 
 /// An access that keeps a buffer out of registers, and why.

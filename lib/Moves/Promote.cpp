@@ -191,6 +191,28 @@ perfdojo::moves::splitArrayAndNode(const MoveRequest &request,
   return std::make_pair(array, node);
 }
 
+std::optional<ArrayAndNode>
+perfdojo::moves::resolveArrayAndNode(MoveState &state,
+                                     const MoveRequest &request,
+                                     Location errorLoc,
+                                     DiagnosedSilenceableFailure &diag) {
+  auto parts = splitArrayAndNode(request, errorLoc, diag);
+  if (!parts)
+    return std::nullopt;
+  auto [array, selector] = *parts;
+  BufferOp buffer = state.getKernel().lookupArray(array);
+  if (!buffer) {
+    diag = fail(request, errorLoc, "no array named '" + array + "'");
+    return std::nullopt;
+  }
+  llvm::Expected<Operation *> node = resolveNode(state.getKernel(), selector);
+  if (!node) {
+    diag = fail(request, errorLoc, llvm::toString(node.takeError()));
+    return std::nullopt;
+  }
+  return ArrayAndNode{array, buffer, *node};
+}
+
 namespace {
 
 /// `<array>_r`, or `<array>_r1`, ...
@@ -311,18 +333,12 @@ public:
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
     if (!expectParams(request, 0, errorLoc, diag))
       return diag;
-    auto parts = splitArrayAndNode(request, errorLoc, diag);
-    if (!parts)
+    std::optional<ArrayAndNode> target =
+        resolveArrayAndNode(state, request, errorLoc, diag);
+    if (!target)
       return diag;
-    auto [array, selector] = *parts;
-    BufferOp buffer = state.getKernel().lookupArray(array);
-    if (!buffer)
-      return fail(request, errorLoc, "no array named '" + array + "'");
-    llvm::Expected<Operation *> node =
-        resolveNode(state.getKernel(), selector);
-    if (!node)
-      return fail(request, errorLoc, llvm::toString(node.takeError()));
-    (void)checkPromotion(request, errorLoc, *node, buffer, array, diag);
+    (void)checkPromotion(request, errorLoc, target->node, target->buffer,
+                         target->array, diag);
     return diag;
   }
 

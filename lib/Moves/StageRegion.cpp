@@ -305,17 +305,12 @@ public:
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
     if (!expectParams(request, 1, errorLoc, diag))
       return diag;
-    auto parts = splitArrayAndNode(request, errorLoc, diag);
-    if (!parts)
+    std::optional<ArrayAndNode> target =
+        resolveArrayAndNode(state, request, errorLoc, diag);
+    if (!target)
       return diag;
-    auto [array, selector] = *parts;
     KernelOp kernel = state.getKernel();
-    BufferOp buffer = kernel.lookupArray(array);
-    if (!buffer)
-      return fail(request, errorLoc, "no array named '" + array + "'");
-    llvm::Expected<Operation *> node = resolveNode(kernel, selector);
-    if (!node)
-      return fail(request, errorLoc, llvm::toString(node.takeError()));
+    auto [array, buffer, node] = *target;
     std::optional<BufferLocation> loc = getStagingLocation(request.params[0]);
     if (!loc)
       return fail(request, errorLoc,
@@ -333,18 +328,18 @@ public:
       d.attachNote(op->getLoc()) << what;
       return d;
     };
-    Copies copies = getCopies(*node, array, buffer.getShape());
+    Copies copies = getCopies(node, array, buffer.getShape());
     if (!copies.in && !copies.out)
-      return failAt(*node, "the node",
+      return failAt(node, "the node",
                     "the node does not access '" + array + "' (ST1)");
-    if (LeafOp other = findOtherAccess(*node, buffer, array))
+    if (LeafOp other = findOtherAccess(node, buffer, array))
       return failAt(other, "the other access",
                     "the node also accesses another array of the buffer of '" +
                         array + "', which would not see the staged copy (ST2)");
-    if (!checkStagedBuffer(request, errorLoc, *node, buffer, array, diag))
+    if (!checkStagedBuffer(request, errorLoc, node, buffer, array, diag))
       return diag;
-    if (copies.in && !isDefinedBefore(kernel, *node, buffer, array))
-      return failAt(*node, "the node",
+    if (copies.in && !isDefinedBefore(kernel, node, buffer, array))
+      return failAt(node, "the node",
                     "the node reads '" + array +
                         "' or does not write all of it, so the copy needs a "
                         "copy-in, but no leaf before the node writes all of '" +
