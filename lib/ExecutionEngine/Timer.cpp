@@ -102,7 +102,7 @@ perfdojo::timeRotatingCalls(unsigned copies,
   // same data as if it had run on them.
   auto warmupStart = Clock::now();
   for (unsigned w = 0; w < std::max(options.warmup, copies); ++w) {
-    bool slow = options.maxWarmupSeconds > 0 &&
+    bool slow = options.maxWarmupSeconds >= 0 &&
                 std::chrono::duration<double>(Clock::now() - warmupStart)
                         .count() > options.maxWarmupSeconds;
     if (slow && touch && w >= options.warmup) {

@@ -81,6 +81,13 @@ static cl::opt<int64_t> interpLimit(
 static cl::opt<unsigned> warmup("warmup", cl::init(1),
                                 cl::desc("JIT: untimed calls before timing"),
                                 cl::cat(runCategory));
+static cl::opt<double> maxWarmupSeconds(
+    "max-warmup-seconds", cl::init(1),
+    cl::desc("JIT: once the warm-up has run this long (and made --warmup "
+             "calls), the argument copies not yet used are read instead of "
+             "run on, which leaves the cache in the same state (0: right "
+             "after the --warmup calls; negative: always run)"),
+    cl::cat(runCategory));
 static cl::opt<double> peakGflops(
     "peak-gflops", cl::init(0),
     cl::desc("Machine peak GFLOP/s, to report the roofline percentage"),
@@ -398,6 +405,7 @@ int main(int argc, char **argv) {
     }
     TimingOptions timing;
     timing.warmup = warmup;
+    timing.maxWarmupSeconds = maxWarmupSeconds;
     timing.repetitions = repetitions;
     auto measured = timeKernel(*jit, inputs, timing);
     if (!measured) {

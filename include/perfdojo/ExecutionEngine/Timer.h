@@ -24,7 +24,8 @@ struct TimingOptions {
   /// Once warm-up calls have taken this long, the copies not yet used are
   /// read instead of run on (when the caller can read them): the cache
   /// ends in the same state, and a slow kernel does not spend a minute
-  /// warming up. 0: always call.
+  /// warming up. 0: only the `warmup` calls run, the rest of the pass
+  /// reads; negative: always call.
   double maxWarmupSeconds = 1;
 };
 

@@ -1,0 +1,110 @@
+//===- TimerTest.cpp - the rotating-call timing policy --------------------===//
+
+#include "perfdojo/ExecutionEngine/Timer.h"
+
+#include <gtest/gtest.h>
+
+using namespace perfdojo;
+
+namespace {
+
+/// Records, in order, which copies were called and which were read.
+struct Trace {
+  std::vector<unsigned> calls, touches;
+};
+
+std::optional<TimingResult> timeWith(Trace &trace, unsigned copies,
+                                     const TimingOptions &options,
+                                     bool canTouch = true) {
+  auto call = [&](unsigned c) {
+    trace.calls.push_back(c);
+    return true;
+  };
+  auto touch = [&](unsigned c) { trace.touches.push_back(c); };
+  if (!canTouch)
+    return timeRotatingCalls(copies, call, options);
+  return timeRotatingCalls(copies, call, options, touch);
+}
+
+TEST(TimerTest, WarmupCallsEveryCopyByDefault) {
+  TimingOptions options;
+  options.warmup = 1;
+  options.repetitions = 3;
+  Trace trace;
+  std::optional<TimingResult> result = timeWith(trace, 4, options);
+  ASSERT_TRUE(result);
+  // Four warm-up calls (one per copy) and three timed ones, cycling.
+  EXPECT_EQ(trace.calls, (std::vector<unsigned>{0, 1, 2, 3, 0, 1, 2}));
+  EXPECT_TRUE(trace.touches.empty());
+  EXPECT_EQ(result->repetitions, 3u);
+  EXPECT_EQ(result->copies, 4u);
+}
+
+TEST(TimerTest, ZeroWarmupSecondsReadsTheRemainingCopies) {
+  TimingOptions options;
+  options.warmup = 2;
+  options.repetitions = 3;
+  options.maxWarmupSeconds = 0;
+  Trace trace;
+  ASSERT_TRUE(timeWith(trace, 5, options));
+  // Two warm-up calls, the other three copies read, then the timed calls
+  // continue the cycle where the reads left it.
+  EXPECT_EQ(trace.touches, (std::vector<unsigned>{2, 3, 4}));
+  EXPECT_EQ(trace.calls, (std::vector<unsigned>{0, 1, 0, 1, 2}));
+}
+
+TEST(TimerTest, WithoutTouchEveryWarmupIsACall) {
+  TimingOptions options;
+  options.repetitions = 1;
+  options.maxWarmupSeconds = 0;
+  Trace trace;
+  ASSERT_TRUE(timeWith(trace, 3, options, /*canTouch=*/false));
+  EXPECT_EQ(trace.calls, (std::vector<unsigned>{0, 1, 2, 0}));
+}
+
+TEST(TimerTest, NegativeWarmupSecondsAlwaysCalls) {
+  TimingOptions options;
+  options.repetitions = 1;
+  options.maxWarmupSeconds = -1;
+  Trace trace;
+  ASSERT_TRUE(timeWith(trace, 3, options));
+  EXPECT_EQ(trace.calls.size(), 4u);
+  EXPECT_TRUE(trace.touches.empty());
+}
+
+TEST(TimerTest, AFailingCallStopsTiming) {
+  TimingOptions options;
+  unsigned calls = 0;
+  std::optional<TimingResult> result = timeRotatingCalls(
+      2,
+      [&](unsigned) {
+        ++calls;
+        return calls < 2;
+      },
+      options);
+  EXPECT_FALSE(result);
+  EXPECT_EQ(calls, 2u);
+}
+
+TEST(TimerTest, SummaryIsMedianAndMinimum) {
+  TimingResult even = summarizeTimes({4, 1, 3, 2});
+  EXPECT_DOUBLE_EQ(even.medianSeconds, 2.5);
+  EXPECT_DOUBLE_EQ(even.minSeconds, 1);
+  EXPECT_EQ(even.repetitions, 4u);
+  EXPECT_DOUBLE_EQ(summarizeTimes({3, 1, 2}).medianSeconds, 2);
+}
+
+TEST(TimerTest, RotationSpansTheRequestedBytes) {
+  // 1000 f32 elements = 4000 bytes per set: 10,000 bytes need 3 copies.
+  std::vector<HostBuffer> args;
+  args.emplace_back("x", ScalarType::f32, 1000);
+  args[0].fill(1.5);
+  ArgumentRotation rotation(args, 10000, 64);
+  ASSERT_EQ(rotation.size(), 3u);
+  EXPECT_EQ(rotation.getSet(2)[0].get(999), 1.5);
+  EXPECT_NE(rotation.getSet(1)[0].data(), rotation.getSet(2)[0].data());
+  // The cap wins over the byte target.
+  EXPECT_EQ(ArgumentRotation(args, 1 << 20, 4).size(), 4u);
+}
+
+} // namespace
