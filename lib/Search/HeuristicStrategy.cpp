@@ -13,14 +13,15 @@
 //      outside the tile (swap_nested_scopes), the initialization `c = 0`
 //      in its own vectorized, unrolled copy of the tile right before the
 //      reduction; optionally the first reduction scope cache-tiled;
-//   1. fuse: join adjacent scopes wherever legal, swapping siblings when
-//      that enables a fusion, except two reduction loops of register tiles
-//      (their accumulators would spill);
+//   1. fuse: join adjacent scopes wherever legal, swapping siblings or the
+//      order of nested scopes when that enables a fusion, except two
+//      reduction loops of register tiles (their accumulators would spill);
 //   2. vectorize: split every innermost scope whose size is a multiple of
-//      the vector width W (vector bytes / element bytes) by W, separate the
-//      leaves of each W-scope, make each a `:v` scope; a reduction that
-//      cannot be vectorized directly gets W lane accumulators
-//      (privatize_reduction), whose combine scope is unrolled;
+//      the vector width W (vector bytes / element bytes) by W, after
+//      cutting a longer one that is not into a multiple of W and a scalar
+//      remainder; separate the leaves of each W-scope, make each a `:v`
+//      scope; a reduction that cannot be vectorized directly gets W lane
+//      accumulators (privatize_reduction), whose combine scope is unrolled;
 //   3. memory: reuse buffer dimensions until exhaustion, then move internal
 //      buffers to registers (else the stack) where they fit;
 //   4. parallelize every top-level scope that can run in parallel (through
@@ -75,6 +76,27 @@ bool continuesOutside(LeafOp leaf, ScopeOp lanes) {
   return true;
 }
 
+llvm::StringSet<> getBufferNames(KernelOp kernel) {
+  llvm::StringSet<> names;
+  for (BufferOp buffer : kernel.getBuffers())
+    names.insert(buffer.getName());
+  return names;
+}
+
+/// Whether every array `leaf` reads is one of `arrays` (and it reads one).
+bool readsOnly(LeafOp leaf, const llvm::StringSet<> &arrays) {
+  bool any = false;
+  for (mlir::Attribute input : leaf.getInputs()) {
+    auto access = llvm::dyn_cast<AccessAttr>(input);
+    if (!access)
+      continue;
+    if (!arrays.contains(access.getArray().getValue()))
+      return false;
+    any = true;
+  }
+  return any;
+}
+
 class HeuristicStrategy : public Strategy {
 public:
   llvm::StringRef getName() const override { return "heuristic"; }
@@ -124,10 +146,13 @@ private:
     for (unsigned step = 0; step < kMaxSteps; ++step) {
       if (applyFirstLegal(game, isJoin))
         continue;
-      // A swap of siblings that enables a fusion.
+      // A swap of siblings, or of two nested scopes (aligning the loop
+      // order of two neighbouring nests), that enables a fusion.
       bool progressed = false;
       for (const MoveRequest &swap : game.legalMoves()) {
-        if (swap.name != "swap_siblings" || !tryApply(game, swap))
+        if ((swap.name != "swap_siblings" &&
+             swap.name != "swap_nested_scopes") ||
+            !tryApply(game, swap))
           continue;
         if (applyFirstLegal(game, isJoin)) {
           progressed = true;
@@ -142,6 +167,10 @@ private:
 
   void vectorize(Game &game, const MoveOptions &options) {
     llvm::StringSet<> refused;
+    // Lane accumulators made by privatize_reduction: a reduction reading
+    // only these is a combine, which is unrolled, never privatized again
+    // (a combine left inside a loop would otherwise privatize forever).
+    llvm::StringSet<> accumulators;
     for (unsigned step = 0; step < kMaxSteps; ++step) {
       KernelOp kernel = game.getKernel();
       std::optional<MoveRequest> next;
@@ -173,7 +202,7 @@ private:
         // scope gets one accumulator per lane (init and combine placed
         // around the outermost scope they can be); one that ends with the
         // lanes (the combine of such accumulators) is unrolled.
-        if (continuesOutside(leaf, scope)) {
+        if (continuesOutside(leaf, scope) && !readsOnly(leaf, accumulators)) {
           for (unsigned d = 0, e = getNodeDepth(scope); d <= e && !next; ++d) {
             MoveRequest move = makeMove("privatize_reduction", selector, {d});
             if (!refused.contains(move.str()))
@@ -185,27 +214,37 @@ private:
           next = unroll;
       });
       if (!next) {
-        // Split an innermost scope by the vector width.
+        // Split an innermost scope by the vector width; one whose size is
+        // not a multiple of it is first cut into a multiple and a scalar
+        // remainder.
         kernel.walk([&](ScopeOp scope) {
           if (next || scope.getMode() != Mode::seq || !hasOnlyLeaves(scope))
             return;
           auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
           int64_t width = getVectorLanes(kernel, leaf, options);
           int64_t size = scope.getSize();
-          if (size <= width || size % width != 0)
+          if (width <= 1 || size <= width)
             return;
           MoveRequest move =
-              makeMove("split_scope", getNodeSelector(scope), {width});
+              size % width == 0
+                  ? makeMove("split_scope", getNodeSelector(scope), {width})
+                  : makeMove("cut_scope", getNodeSelector(scope),
+                             {size / width * width});
           if (!refused.contains(move.str()))
             next = move;
         });
       }
       if (!next)
         return;
+      llvm::StringSet<> before = getBufferNames(game.getKernel());
       if (!tryApply(game, *next)) {
         refused.insert(next->str());
         continue;
       }
+      if (next->name == "privatize_reduction")
+        for (const auto &name : getBufferNames(game.getKernel()))
+          if (!before.contains(name.getKey()))
+            accumulators.insert(name.getKey());
       // The tree changed: refusals may no longer hold (selectors shift).
       refused.clear();
     }
