@@ -17,7 +17,11 @@ Then it writes
   OUT/convergence.png   best run time so far over evaluations, per kernel
                         and strategy (the paper's Figure 13 comparison)
   OUT/retimed.md        with --retime-threads: original, best program and
-                        libtorch timed again back to back per thread count
+                        libtorch timed again back to back per thread count,
+                        with the kernel's stream probe: a generated kernel
+                        that only reads every input and writes every output
+                        once, vectorized and parallel (its time is the
+                        memory roofline; "of stream" = probe / best time)
 
 Runs already in OUT are reused (delete a run's directory to redo it), so an
 interrupted sweep resumes.
@@ -108,6 +112,54 @@ def run_json(command):
     return json.loads(result.stdout)
 
 
+def read_arguments(path):
+    """The kernel's argument buffers: (name, type, element count, role)."""
+    arguments = []
+    with open(path) as f:
+        for line in f:
+            words = line.split()
+            if (len(words) < 5 or not line[0].isalpha() or "[" not in line
+                    or words[-1] not in ("in", "out", "inout")):
+                continue
+            dims = line[line.index("[") + 1:line.index("]")].split(",")
+            count = 1
+            for d in dims:
+                count *= int(d.split(":")[0].split("+")[0])
+            arguments.append((words[0], words[1], count, words[-1]))
+    return arguments
+
+
+def stream_probe(path, threads):
+    """A kernel that only moves `path`'s compulsory bytes, as fast as a
+    stream can: every input read once (summed into per-row vector
+    accumulators), every output written once, inouts read and written,
+    vectorized and split into parallel rows. Its time is the memory
+    roofline of the kernel on this machine and thread count."""
+    lines, body = [], []
+    for name, type_, count, role in read_arguments(path):
+        lanes = 64 // (8 if type_ == "f64" else 4)
+        rows = next((r for r in (64, 32, 16, 8, 4, 2, 1)
+                     if count % (r * lanes) == 0), None)
+        mode = ":p" if threads > 1 else ""
+        if rows is None:
+            # Not a multiple of the vector width: one scalar row.
+            rows, lanes = 1, 1
+        per_row = count // (rows * lanes)
+        v = ":v" if lanes > 1 else ""
+        lines.append(f"{name} {type_} [{rows}, {count // rows}] heap {role}")
+        at = f"{name}[{{0}}, {{1}}*{lanes}+{{2}}]"
+        if role == "in":
+            acc = f"{name}_sum"
+            lines.append(f"{acc} {type_} [{rows}, {lanes}] heap out")
+            body.append(f"{rows}{mode} {lanes}{v} {acc}[{{0}}, {{1}}] = 0")
+            body.append(f"| {per_row} {lanes}{v} {acc}[{{0}}, {{2}}] += {at}")
+        elif role == "out":
+            body.append(f"{rows}{mode} {per_row} {lanes}{v} {at} = 1")
+        else:
+            body.append(f"{rows}{mode} {per_row} {lanes}{v} {at} = {at} + 1")
+    return "\n".join(lines + body) + "\n"
+
+
 def retime(args, files, summary):
     """Times original, best program and libtorch of every kernel anew.
 
@@ -139,24 +191,33 @@ def retime(args, files, summary):
                                            "perfdojo-run-torch"), path,
                               f"--threads={threads}",
                               f"--reps={args.retime_reps}", "--json"])
+            probe_path = os.path.join(args.out, kernel,
+                                      f"roofline-{threads}t.dojo")
+            with open(probe_path, "w") as f:
+                f.write(stream_probe(path, int(threads)))
+            probe = run_json(run + [probe_path, "--validate=false"])
             row = {"kernel": kernel, "threads": int(threads),
                    "strategy": best_strategy,
                    "original_s": original and original["time_median_s"],
                    "best_s": best and best["time_median_s"],
                    "libtorch_s": torch and torch["time_median_s"],
+                   "roofline_s": probe and probe["time_median_s"],
                    "gflops": best and best["gflops"],
                    "gbps": best and best["gbps"]}
             rows.append(row)
             print(f"  retimed {kernel} on {threads} thread(s)", flush=True)
     lines = ["| kernel | threads | found by | original | best | libtorch "
-             "| x original | x libtorch | GFLOP/s | GB/s |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "| x original | x libtorch | GFLOP/s | GB/s | stream "
+             "| of stream |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for threads in sorted({r["threads"] for r in rows}):
         vs_orig, vs_torch = [], []
         for r in (r for r in rows if r["threads"] == threads):
             o, b, t = r["original_s"], r["best_s"], r["libtorch_s"]
+            m = r.get("roofline_s")
             xo = o / b if o and b else None
             xt = t / b if t and b else None
+            xm = m / b if m and b else None
             vs_orig.append(xo)
             vs_torch.append(xt)
             lines.append(
@@ -165,11 +226,13 @@ def retime(args, files, summary):
                 + (f"{xo:.2f}" if xo else "-") + " | "
                 + (f"{xt:.2f}" if xt else "-") + " | "
                 + (f"{r['gflops']:.2f}" if r["gflops"] else "-") + " | "
-                + (f"{r['gbps']:.2f}" if r["gbps"] else "-") + " |")
+                + (f"{r['gbps']:.2f}" if r["gbps"] else "-") + " | "
+                + f"{fmt_time(m)} | "
+                + (f"{100 * xm:.0f}%" if xm else "-") + " |")
         go, gt = geomean(vs_orig), geomean(vs_torch)
         lines.append(f"| geomean | {threads} | | | | | "
                      + (f"{go:.2f}" if go else "-") + " | "
-                     + (f"{gt:.2f}" if gt else "-") + " | | |")
+                     + (f"{gt:.2f}" if gt else "-") + " | | | | |")
     text = "\n".join(lines) + "\n"
     with open(os.path.join(args.out, "retimed.md"), "w") as f:
         f.write(f"median of {args.retime_reps} runs each\n\n" + text)
