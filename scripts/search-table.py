@@ -131,33 +131,75 @@ def read_arguments(path):
 
 def stream_probe(path, threads):
     """A kernel that only moves `path`'s compulsory bytes, as fast as a
-    stream can: every input read once (summed into per-row vector
-    accumulators), every output written once, inouts read and written,
-    vectorized and split into parallel rows. Its time is the memory
-    roofline of the kernel on this machine and thread count."""
-    lines, body = [], []
-    for name, type_, count, role in read_arguments(path):
-        lanes = 64 // (8 if type_ == "f64" else 4)
-        rows = next((r for r in (64, 32, 16, 8, 4, 2, 1)
-                     if count % (r * lanes) == 0), None)
-        mode = ":p" if threads > 1 else ""
-        if rows is None:
-            # Not a multiple of the vector width: one scalar row.
-            rows, lanes = 1, 1
-        per_row = count // (rows * lanes)
-        v = ":v" if lanes > 1 else ""
-        lines.append(f"{name} {type_} [{rows}, {count // rows}] heap {role}")
-        at = f"{name}[{{0}}, {{1}}*{lanes}+{{2}}]"
+    stream can: every input read once (summed into vector accumulators in
+    registers), every output written once (a constant), inouts read and
+    written, in one pass that interleaves all arguments, vectorized and
+    split into rows that run in parallel. Its time is the memory roofline
+    of the kernel on this machine and thread count."""
+    arguments = read_arguments(path)
+    lanes_of = {name: 64 // (8 if type_ == "f64" else 4)
+                for name, type_, _, _ in arguments}
+    # One row count for all arguments; arguments whose size is not a
+    # multiple of rows x lanes get their own scalar pass.
+    rows = next((r for r in (64, 32, 16, 8, 4, 2, 1)
+                 if all(count % (r * lanes_of[n]) == 0
+                        for n, _, count, _ in arguments)), 1)
+    vector = [a for a in arguments if a[2] % (rows * lanes_of[a[0]]) == 0]
+    scalar = [a for a in arguments if a not in vector]
+    # Steps of the interleaved pass: each step moves a contiguous run of
+    # vectors of every argument, proportional to its size.
+    steps = 0
+    for name, _, count, _ in vector:
+        steps = math.gcd(steps, count // (rows * lanes_of[name]))
+    mode = ":p" if threads > 1 and rows > 1 else ""
+    decls, init, loop, final, rest = [], [], [], [], []
+    for name, type_, count, role in arguments:
+        is_vector = (name, type_, count, role) in vector
+        lanes = lanes_of[name] if is_vector else 1
+        r = rows if is_vector else 1
+        decls.append(f"{name} {type_} [{r}, {count // r}] heap {role}")
         if role == "in":
-            acc = f"{name}_sum"
-            lines.append(f"{acc} {type_} [{rows}, {lanes}] heap out")
-            body.append(f"{rows}{mode} {lanes}{v} {acc}[{{0}}, {{1}}] = 0")
-            body.append(f"| {per_row} {lanes}{v} {acc}[{{0}}, {{2}}] += {at}")
-        elif role == "out":
-            body.append(f"{rows}{mode} {per_row} {lanes}{v} {at} = 1")
+            decls.append(f"{name}_acc {type_} [{r}:N, {lanes}] reg")
+            decls.append(f"{name}_sum {type_} [{r}, {lanes}] heap out")
+        if not is_vector:
+            # count x 1: a plain scalar pass of its own.
+            at = f"{name}[{{0}}, {{1}}]"
+            if role == "in":
+                rest.append(f"1 {name}_acc[{{0}}, 0] = 0")
+                rest.append(f"| {count} {name}_acc[{{0}}, 0] += {at}")
+                rest.append(f"| {name}_sum[{{0}}, 0] = {name}_acc[{{0}}, 0]")
+            else:
+                value = "1" if role == "out" else f"{at} + 1"
+                rest.append(f"1 {count} {at} = {value}")
+            continue
+        run = count // (rows * lanes) // steps
+        at = f"{name}[{{0}}, {{1}}*{run * lanes}+{{2}}*{lanes}+{{3}}]"
+        lane = f"{lanes}:v"
+        if role == "in":
+            init.append(f"{lane} {name}_acc[{{0}}, {{1}}] = 0")
+            loop.append((run, f"{lane} {name}_acc[{{0}}, {{3}}] += {at}"))
+            final.append(f"{lane} {name}_sum[{{0}}, {{1}}] = "
+                         f"{name}_acc[{{0}}, {{1}}]")
         else:
-            body.append(f"{rows}{mode} {per_row} {lanes}{v} {at} = {at} + 1")
-    return "\n".join(lines + body) + "\n"
+            value = "1" if role == "out" else f"{at} + 1"
+            loop.append((run, f"{lane} {at} = {value}"))
+    body = []
+    if vector:
+        # The row scope opens with its first statement; the steps scope
+        # with its first run.
+        first = init[0] if init else None
+        lines = [f"| {x}" for x in init[1:]]
+        for k, (run, leaf) in enumerate(loop):
+            lines.append(f"| {steps} {run} {leaf}" if k == 0
+                         else f"| | {run} {leaf}")
+        lines += [f"| {x}" for x in final]
+        if first:
+            body = [f"{rows}{mode} {first}"] + lines
+        else:
+            run, leaf = loop[0]
+            body = [f"{rows}{mode} {steps} {run} {leaf}"] + [
+                f"| | {run} {leaf}" for run, leaf in loop[1:]]
+    return "\n".join(decls + body + rest) + "\n"
 
 
 def retime(args, files, summary):
