@@ -205,7 +205,8 @@ std::vector<Evaluation> Evaluator::evaluateBatch(
   auto run = [&](size_t p) {
     const auto &[index, text] = pending[p];
     ran[p] = runWorker(text, results[index].key,
-                       text == originalText ? options.timeoutSeconds : limit);
+                       text == originalText ? options.timeoutSeconds : limit,
+                       options.repetitions);
   };
   if (options.jobs == 1 || pending.size() <= 1) {
     for (size_t p = 0; p < pending.size(); ++p)
@@ -234,6 +235,28 @@ std::vector<Evaluation> Evaluator::evaluateBatch(
   return results;
 }
 
+Evaluation Evaluator::retime(llvm::ArrayRef<MoveRequest> moves,
+                             unsigned repetitions) {
+  llvm::Expected<Candidate> candidate = build(moves);
+  if (!candidate) {
+    Evaluation e;
+    e.status = EvaluationStatus::IllegalMove;
+    e.message = llvm::toString(candidate.takeError());
+    return e;
+  }
+  std::string key =
+      hashKernelText(candidate->text) + "-t" + std::to_string(options.threads);
+  ++workerRuns;
+  // More repetitions than the search's: scale the limit with them.
+  unsigned limit = candidate->text == originalText
+                       ? options.timeoutSeconds
+                       : std::min(options.timeoutSeconds,
+                                  getTimeLimit() *
+                                      std::max(1u, repetitions /
+                                                       std::max(1u, options.repetitions)));
+  return runWorker(candidate->text, key, limit, repetitions);
+}
+
 void Evaluator::store(const Evaluation &e) {
   cache[e.key] = e;
   if (options.cacheDir.empty())
@@ -252,7 +275,8 @@ void Evaluator::store(const Evaluation &e) {
 
 Evaluation Evaluator::runWorker(const std::string &text,
                                 const std::string &key,
-                                unsigned timeoutSeconds) const {
+                                unsigned timeoutSeconds,
+                                unsigned repetitions) const {
   Evaluation e;
   e.key = key;
   llvm::SmallString<128> kernelPath, outPath, errPath;
@@ -270,20 +294,20 @@ Evaluation Evaluator::runWorker(const std::string &text,
     os << text;
   }
   std::string threads = "--threads=" + std::to_string(options.threads);
-  std::string reps = "--reps=" + std::to_string(options.repetitions);
+  std::string reps = "--reps=" + std::to_string(repetitions);
   std::string baseline = "--baseline=" + originalPath;
   // The original kernel is checked against the f64 interpreter (on shapes
   // it can afford, see perfdojo-run --interp-limit) and saves its outputs;
   // every other candidate is checked against those, or, before they
   // exist, against the original compiled by the same JIT.
   bool isOriginal = text == originalText;
+  bool haveReference =
+      !referencePath.empty() && llvm::sys::fs::exists(referencePath);
   std::string reference = "--reference-engine=baseline";
-  if (isOriginal) {
-    reference = "--reference-engine=auto";
-  } else if (!referencePath.empty() &&
-             llvm::sys::fs::exists(referencePath)) {
+  if (haveReference)
     reference = "--reference-outputs=" + referencePath;
-  }
+  else if (isOriginal)
+    reference = "--reference-engine=auto";
   std::string save = "--save-outputs=" + referencePath;
   // The warm-up makes one call and then reads the remaining argument
   // copies: the timed calls find the same cold cache, and the serialized
@@ -291,7 +315,7 @@ Evaluation Evaluator::runWorker(const std::string &text,
   llvm::SmallVector<llvm::StringRef> args = {
       options.runner, kernelPath, "--json", threads, reps, baseline,
       reference, "--max-warmup-seconds=0"};
-  if (isOriginal && !referencePath.empty())
+  if (isOriginal && !referencePath.empty() && !haveReference)
     args.push_back(save);
   std::string lock = "--timing-lock=" + lockPath.str().str();
   if (!lockPath.empty())

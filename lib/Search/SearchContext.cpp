@@ -2,6 +2,8 @@
 
 #include "perfdojo/Search/Strategy.h"
 
+#include "llvm/ADT/StringSet.h"
+
 using namespace perfdojo;
 
 SearchContext::SearchContext(Evaluator &evaluator, dojo::KernelOp original,
@@ -78,6 +80,39 @@ const SearchRecord *SearchContext::getBest() const {
         (!best || r.evaluation.seconds < best->evaluation.seconds))
       best = &r;
   return best;
+}
+
+std::vector<FinalTime> SearchContext::selectFinal(unsigned candidates,
+                                                  unsigned repetitions) {
+  // The fastest record of each distinct program, fastest first.
+  std::vector<const SearchRecord *> fastest;
+  llvm::StringSet<> programs;
+  for (const SearchRecord &r : records)
+    if (r.evaluation.ok() && !r.moves.empty())
+      fastest.push_back(&r);
+  llvm::stable_sort(fastest, [](const SearchRecord *a, const SearchRecord *b) {
+    return a->evaluation.seconds < b->evaluation.seconds;
+  });
+  std::vector<FinalTime> result;
+  if (const SearchRecord *base = getBaseline()) {
+    programs.insert(base->evaluation.key);
+    result.push_back({base, evaluator.retime(base->moves, repetitions)});
+  }
+  size_t originals = result.size();
+  for (const SearchRecord *r : fastest) {
+    if (result.size() - originals >= candidates)
+      break;
+    if (!programs.insert(r->evaluation.key).second)
+      continue;
+    result.push_back({r, evaluator.retime(r->moves, repetitions)});
+  }
+  std::stable_sort(result.begin() + originals, result.end(),
+                   [](const FinalTime &a, const FinalTime &b) {
+                     if (a.evaluation.ok() != b.evaluation.ok())
+                       return a.evaluation.ok();
+                     return a.evaluation.seconds < b.evaluation.seconds;
+                   });
+  return result;
 }
 
 const SearchRecord *SearchContext::getBaseline() const {

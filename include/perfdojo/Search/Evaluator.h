@@ -93,6 +93,11 @@ public:
   std::vector<Evaluation>
   evaluateBatch(llvm::ArrayRef<llvm::SmallVector<MoveRequest>> candidates);
 
+  /// Runs the program of `moves` again with `repetitions` timed runs,
+  /// bypassing the cache and leaving it unchanged: the back-to-back times
+  /// of the final selection (SearchContext::selectFinal).
+  Evaluation retime(llvm::ArrayRef<MoveRequest> moves, unsigned repetitions);
+
   /// The candidate's canonical text, or an error if a move is illegal.
   llvm::Expected<std::string> materialize(llvm::ArrayRef<MoveRequest> moves);
 
@@ -109,7 +114,7 @@ private:
   llvm::Expected<Candidate> build(llvm::ArrayRef<MoveRequest> moves);
   std::optional<Evaluation> lookup(const std::string &key);
   Evaluation runWorker(const std::string &text, const std::string &key,
-                       unsigned timeoutSeconds) const;
+                       unsigned timeoutSeconds, unsigned repetitions) const;
   unsigned getTimeLimit() const;
   void store(const Evaluation &evaluation);
 

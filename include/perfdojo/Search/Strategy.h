@@ -32,6 +32,12 @@ struct SearchRecord {
   double elapsedSeconds = 0; ///< since the search started
 };
 
+/// A program of the final selection, timed again (SearchContext::selectFinal).
+struct FinalTime {
+  const SearchRecord *record = nullptr;
+  Evaluation evaluation;
+};
+
 class SearchContext {
 public:
   using Observer = std::function<void(const SearchContext &)>;
@@ -68,6 +74,16 @@ public:
   double getElapsedSeconds() const;
   const SearchBudget &getBudget() const { return budget; }
   void setObserver(Observer observer) { this->observer = std::move(observer); }
+
+  /// The final selection, after the strategy: the original and the
+  /// `candidates` fastest distinct valid programs of the search are timed
+  /// again one after the other with `repetitions` runs each, outside the
+  /// budget. A search ranks on a few repetitions taken over minutes of
+  /// changing machine load; these times are comparable. Returns the
+  /// original's entry first (when it is valid), then the others fastest
+  /// first by their new times (failed re-runs last).
+  std::vector<FinalTime> selectFinal(unsigned candidates,
+                                     unsigned repetitions);
 
   /// Legal moves of `game`'s state that the CPU target can execute (no GPU
   /// modes or locations).
