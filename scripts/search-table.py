@@ -145,7 +145,6 @@ def stream_probe(path, threads):
                  if all(count % (r * lanes_of[n]) == 0
                         for n, _, count, _ in arguments)), 1)
     vector = [a for a in arguments if a[2] % (rows * lanes_of[a[0]]) == 0]
-    scalar = [a for a in arguments if a not in vector]
     # Steps of the interleaved pass: each step moves a contiguous run of
     # vectors of every argument, proportional to its size.
     steps = 0
@@ -183,22 +182,14 @@ def stream_probe(path, threads):
         else:
             value = "1" if role == "out" else f"{at} + 1"
             loop.append((run, f"{lane} {at} = {value}"))
-    body = []
-    if vector:
-        # The row scope opens with its first statement; the steps scope
-        # with its first run.
-        first = init[0] if init else None
-        lines = [f"| {x}" for x in init[1:]]
-        for k, (run, leaf) in enumerate(loop):
-            lines.append(f"| {steps} {run} {leaf}" if k == 0
-                         else f"| | {run} {leaf}")
-        lines += [f"| {x}" for x in final]
-        if first:
-            body = [f"{rows}{mode} {first}"] + lines
-        else:
-            run, leaf = loop[0]
-            body = [f"{rows}{mode} {steps} {run} {leaf}"] + [
-                f"| | {run} {leaf}" for run, leaf in loop[1:]]
+    # The row scope's statements; its first opens the row scope, the first
+    # run opens the steps scope.
+    body = [f"| {x}" for x in init]
+    body += [f"| {steps} {run} {leaf}" if k == 0 else f"| | {run} {leaf}"
+             for k, (run, leaf) in enumerate(loop)]
+    body += [f"| {x}" for x in final]
+    if body:
+        body[0] = f"{rows}{mode} " + body[0][2:]
     return "\n".join(decls + body + rest) + "\n"
 
 

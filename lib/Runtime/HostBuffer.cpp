@@ -8,11 +8,12 @@
 #include "llvm/Support/ErrorHandling.h"
 
 #include <cmath>
+#include <cstring>
+#include <limits>
+
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
-#include <cstring>
-#include <limits>
 
 using namespace mlir;
 using namespace perfdojo;

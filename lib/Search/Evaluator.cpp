@@ -140,6 +140,11 @@ std::optional<Evaluation> Evaluator::lookup(const std::string &key) {
   return e;
 }
 
+std::string Evaluator::getKey(llvm::StringRef text) const {
+  // Timings depend on the thread count: part of the key.
+  return hashKernelText(text) + "-t" + std::to_string(options.threads);
+}
+
 unsigned Evaluator::getTimeLimit() const {
   if (originalWorkerSeconds <= 0)
     return options.timeoutSeconds;
@@ -167,9 +172,7 @@ std::vector<Evaluation> Evaluator::evaluateBatch(
       e.message = llvm::toString(candidate.takeError());
       continue;
     }
-    // Timings depend on the thread count: part of the key.
-    e.key = hashKernelText(candidate->text) + "-t" +
-            std::to_string(options.threads);
+    e.key = getKey(candidate->text);
     if (std::optional<Evaluation> hit = lookup(e.key)) {
       // The original's worker time bounds the others', cached or not.
       if (candidate->text == originalText && hit->ok())
@@ -244,17 +247,15 @@ Evaluation Evaluator::retime(llvm::ArrayRef<MoveRequest> moves,
     e.message = llvm::toString(candidate.takeError());
     return e;
   }
-  std::string key =
-      hashKernelText(candidate->text) + "-t" + std::to_string(options.threads);
   ++workerRuns;
-  // More repetitions than the search's: scale the limit with them.
+  // More repetitions than the search's: the limit grows with them.
+  unsigned scale = std::max(1u, repetitions / std::max(1u, options.repetitions));
   unsigned limit = candidate->text == originalText
                        ? options.timeoutSeconds
                        : std::min(options.timeoutSeconds,
-                                  getTimeLimit() *
-                                      std::max(1u, repetitions /
-                                                       std::max(1u, options.repetitions)));
-  return runWorker(candidate->text, key, limit, repetitions);
+                                  getTimeLimit() * scale);
+  return runWorker(candidate->text, getKey(candidate->text), limit,
+                   repetitions);
 }
 
 void Evaluator::store(const Evaluation &e) {

@@ -236,12 +236,15 @@ private:
       }
       if (!next)
         return;
-      llvm::StringSet<> before = getBufferNames(game.getKernel());
+      bool privatizes = next->name == "privatize_reduction";
+      llvm::StringSet<> before;
+      if (privatizes)
+        before = getBufferNames(game.getKernel());
       if (!tryApply(game, *next)) {
         refused.insert(next->str());
         continue;
       }
-      if (next->name == "privatize_reduction")
+      if (privatizes)
         for (const auto &name : getBufferNames(game.getKernel()))
           if (!before.contains(name.getKey()))
             accumulators.insert(name.getKey());

@@ -84,7 +84,8 @@ const SearchRecord *SearchContext::getBest() const {
 
 std::vector<FinalTime> SearchContext::selectFinal(unsigned candidates,
                                                   unsigned repetitions) {
-  // The fastest record of each distinct program, fastest first.
+  // Valid records of changed programs, fastest first; a program reached
+  // twice is timed once (`programs` holds the keys taken).
   std::vector<const SearchRecord *> fastest;
   llvm::StringSet<> programs;
   for (const SearchRecord &r : records)

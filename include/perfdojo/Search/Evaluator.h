@@ -115,6 +115,8 @@ private:
   std::optional<Evaluation> lookup(const std::string &key);
   Evaluation runWorker(const std::string &text, const std::string &key,
                        unsigned timeoutSeconds, unsigned repetitions) const;
+  /// The cache key of a candidate's canonical text.
+  std::string getKey(llvm::StringRef text) const;
   unsigned getTimeLimit() const;
   void store(const Evaluation &evaluation);
 
