@@ -123,3 +123,36 @@ perfdojo::findBlockShapeMismatch(KernelOp kernel) {
   }
   return std::nullopt;
 }
+
+std::optional<Conflict> perfdojo::findLaneConflict(DependenceAnalysis &deps,
+                                                   ScopeOp vectorScope,
+                                                   bool reassociate) {
+  Block &body = vectorScope.getBlock();
+  auto leaf = dyn_cast<LeafOp>(body.front());
+  if (!leaf || !llvm::hasSingleElement(body))
+    return std::nullopt; // the mode rules (ModeRules.h) report it
+  const LeafAccesses &accesses = deps.getLeafAccesses(leaf);
+  // x runs in an earlier lane than y, in the same iteration of every
+  // enclosing scope.
+  SmallVector<DepthRelation, 8> earlierLane(vectorScope.getDepth(),
+                                            DepthRelation::Equal);
+  earlierLane.push_back(DepthRelation::Less);
+  DependenceOptions ordering{reassociate, /*concurrency=*/false};
+  for (const PhysicalAccess &out : accesses.accesses) {
+    if (out.kind == AccessKind::Read)
+      continue;
+    for (const PhysicalAccess &other : accesses.accesses) {
+      // Writes to one element land in lane order: only reads of what an
+      // earlier lane produced, and reductions when they may not be
+      // reordered, change the result.
+      bool laterRead = other.kind == AccessKind::Read;
+      bool reductions = &other == &out && out.kind == AccessKind::Reduce;
+      if (!laterRead && !reductions)
+        continue;
+      if (deps.mayConflict(accesses, out, accesses, other, earlierLane,
+                           ordering))
+        return Conflict{leaf, leaf, &out, &other};
+    }
+  }
+  return std::nullopt;
+}

@@ -28,12 +28,6 @@ using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
 
-SmallVector<LeafOp> perfdojo::collectLeaves(Operation *op) {
-  SmallVector<LeafOp> leaves;
-  op->walk<WalkOrder::PreOrder>([&](LeafOp leaf) { leaves.push_back(leaf); });
-  return leaves;
-}
-
 DependenceAnalysis::DependenceAnalysis(KernelOp kernel) : kernel(kernel) {}
 
 ScopeOp DependenceAnalysis::getPrivatizingScope(BufferOp buffer) {

@@ -17,14 +17,6 @@ using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
 
-SmallVector<int64_t, 8> perfdojo::getLeafBoxSizes(LeafOp leaf) {
-  SmallVector<int64_t, 8> sizes;
-  for (auto scope = leaf->getParentOfType<ScopeOp>(); scope;
-       scope = scope->getParentOfType<ScopeOp>())
-    sizes.insert(sizes.begin(), scope.getSize());
-  return sizes;
-}
-
 std::vector<BufferAccess> perfdojo::collectBufferAccesses(KernelOp kernel,
                                                           BufferOp buffer) {
   SmallVector<StringRef> arrays = buffer.getArrayNames();
@@ -83,31 +75,6 @@ std::vector<BufferAccess> perfdojo::collectBufferAccesses(KernelOp kernel,
     }
   });
   return accesses;
-}
-
-static unsigned depthOf(Operation *node) {
-  unsigned depth = 0;
-  for (auto scope = node->getParentOfType<ScopeOp>(); scope;
-       scope = scope->getParentOfType<ScopeOp>())
-    ++depth;
-  return depth;
-}
-
-Operation *perfdojo::getAncestorAtDepth(Operation *node, unsigned depth) {
-  for (unsigned d = depthOf(node); d > depth; --d)
-    node = node->getParentOp();
-  return node;
-}
-
-unsigned perfdojo::getCommonScopeCount(LeafOp a, LeafOp b) {
-  unsigned c = 0;
-  unsigned da = a.getDepth(), db = b.getDepth();
-  for (unsigned d = 0; d < std::min(da, db); ++d) {
-    if (getAncestorAtDepth(a, d) != getAncestorAtDepth(b, d))
-      break;
-    c = d + 1;
-  }
-  return c;
 }
 
 /// `form` with the coefficients of depths < c dropped.

@@ -447,13 +447,8 @@ LogicalResult KernelLowering::lowerScope(ScopeOp scope, OpBuilder &b) {
     return success();
   }
   case Mode::vector: {
-    if (laneDepth)
-      return scope.emitOpError("a ':v' scope cannot be nested in another "
-                               "':v' scope");
+    // The mode rules (ModeRules.h) made the body exactly one leaf.
     Block &body = scope.getBlock();
-    if (!llvm::hasSingleElement(body) || !isa<LeafOp>(body.front()))
-      return scope.emitOpError("a ':v' scope must hold exactly one leaf to be "
-                               "lowered to vector operations");
     laneDepth = ivs.size();
     laneWidth = size;
     ivs.push_back(Value()); // lanes are addressed through `lane` constants

@@ -2,13 +2,13 @@
 //
 // The buffer moves (swap_dims, pad_dim/unpad_dim, split_dim/merge_dims,
 // set_location) change how an internal buffer is stored, never which element
-// an instance touches. They share three pieces:
-//   * visiting and rewriting every access to a buffer's arrays (outputs and
-//     operands; index values are values, not accesses, and stay);
-//   * the location budgets (stack bytes, register elements) of MoveOptions;
-//   * the one layout-dependent mode condition: a `:v` leaf needs lane stride
-//     1 on its output and 0 or 1 on its operands in the *physical* layout,
-//     which a permutation or padding can break. It is re-checked on a copy.
+// an instance touches. They share:
+//   * rewriting every access to a buffer's arrays (outputs and operands;
+//     index values are values, not accesses, and stay);
+//   * the location budgets (stack bytes, register elements) of the target.
+// The physical layout itself is Dialect/Dojo/IR/PhysicalLayout.h; the one
+// layout-dependent mode condition (vector lanes) is re-checked on a copy by
+// verifyVectorLanes (PostVerification.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -87,46 +87,6 @@ resolveDimRequest(MoveState &state, const MoveRequest &request, unsigned count,
   return resolveInternalDimOrFail(state, request, errorLoc, diag);
 }
 
-SmallVector<int64_t, 8> getIterationSizes(LeafOp leaf) {
-  SmallVector<int64_t, 8> sizes;
-  for (auto scope = leaf->getParentOfType<ScopeOp>(); scope;
-       scope = scope->getParentOfType<ScopeOp>())
-    sizes.push_back(scope.getSize());
-  std::reverse(sizes.begin(), sizes.end());
-  return sizes;
-}
-
-static SmallVector<LinearForm, 4> formsOf(AffineMap map) {
-  SmallVector<LinearForm, 4> forms;
-  for (AffineExpr e : map.getResults())
-    forms.push_back(*getLinearForm(e));
-  return forms;
-}
-
-static AffineMap mapOf(ArrayRef<LinearForm> forms, MLIRContext *ctx) {
-  SmallVector<AffineExpr, 4> results;
-  for (const LinearForm &form : forms)
-    results.push_back(buildAffineExpr(form, ctx));
-  return makeIndexMap(results, ctx);
-}
-
-SmallVector<ArrayAccess> collectArrayAccesses(KernelOp kernel,
-                                              BufferOp buffer) {
-  SmallVector<StringRef> arrays = buffer.getArrayNames();
-  SmallVector<ArrayAccess> accesses;
-  kernel.walk<WalkOrder::PreOrder>([&](LeafOp leaf) {
-    if (llvm::is_contained(arrays, leaf.getArray()))
-      accesses.push_back({leaf, -1, formsOf(leaf.getIndices())});
-    for (auto [i, input] : llvm::enumerate(leaf.getInputs())) {
-      auto access = dyn_cast<AccessAttr>(input);
-      if (access && llvm::is_contained(arrays, access.getArray().getValue()))
-        accesses.push_back(
-            {leaf, static_cast<int>(i), formsOf(access.getIndices())});
-    }
-  });
-  return accesses;
-}
-
 void rewriteArrayAccesses(
     KernelOp kernel, BufferOp buffer,
     function_ref<SmallVector<LinearForm, 4>(const ArrayAccess &)> fn) {
@@ -135,7 +95,7 @@ void rewriteArrayAccesses(
   for (const ArrayAccess &access : accesses) {
     LeafOp leaf = access.leaf;
     MLIRContext *ctx = leaf.getContext();
-    AffineMap map = mapOf(fn(access), ctx);
+    AffineMap map = makeIndexMap(fn(access), ctx);
     if (access.operand < 0) {
       leaf.setIndicesAttr(AffineMapAttr::get(map));
       continue;
@@ -147,104 +107,28 @@ void rewriteArrayAccesses(
   }
 }
 
-int64_t getStorageElements(BufferOp buffer) {
-  int64_t elements = 1;
-  for (unsigned d = 0; d < buffer.getRank(); ++d) {
-    if (buffer.getReused()[d])
-      continue;
-    int64_t extent = buffer.getAllocatedExtent(d);
-    if (elements > INT64_MAX / extent)
-      return INT64_MAX;
-    elements *= extent;
-  }
-  return elements;
-}
-
 std::optional<std::string> findCapacityViolation(BufferOp buffer,
                                                  BufferLocation location,
                                                  int64_t elements,
                                                  const MoveOptions &options) {
   std::string name = "'" + buffer.getName().str() + "'";
   if (location == BufferLocation::reg) {
-    if (elements <= options.registerElements)
+    if (elements <= options.target.registerElements)
       return std::nullopt;
     return name + " would allocate " + std::to_string(elements) +
            " elements, over the register budget of " +
-           std::to_string(options.registerElements) + " elements";
+           std::to_string(options.target.registerElements) + " elements";
   }
   if (location == BufferLocation::stack) {
     int64_t bytes = (buffer.getElementType().getIntOrFloatBitWidth() + 7) / 8;
     int64_t total = elements > INT64_MAX / bytes ? INT64_MAX : elements * bytes;
-    if (total <= options.stackBytes)
+    if (total <= options.target.stackBytes)
       return std::nullopt;
     return name + " would allocate " + std::to_string(total) +
            " bytes, over the stack budget of " +
-           std::to_string(options.stackBytes) + " bytes";
+           std::to_string(options.target.stackBytes) + " bytes";
   }
   return std::nullopt;
-}
-
-SmallVector<int64_t, 4> getElementStrides(BufferOp buffer) {
-  SmallVector<int64_t, 4> strides(buffer.getRank(), 0);
-  int64_t running = 1;
-  for (int d = buffer.getRank() - 1; d >= 0; --d) {
-    if (buffer.getReused()[d])
-      continue;
-    strides[d] = running;
-    running *= buffer.getAllocatedExtent(d);
-  }
-  return strides;
-}
-
-int64_t getStrideAlong(BufferOp buffer, ArrayRef<LinearForm> forms,
-                       unsigned depth) {
-  int64_t stride = 0;
-  for (auto [form, s] : llvm::zip(forms, getElementStrides(buffer)))
-    stride += form.coeff(depth) * s;
-  return stride;
-}
-
-/// Whether some `:v` leaf accesses an array of `buffer`.
-static bool hasVectorAccess(KernelOp kernel, BufferOp buffer) {
-  for (const ArrayAccess &access : collectArrayAccesses(kernel, buffer))
-    if (auto scope = dyn_cast<ScopeOp>(access.leaf->getParentOp()))
-      if (scope.getMode() == Mode::vector)
-        return true;
-  return false;
-}
-
-DiagnosedSilenceableFailure verifyVectorLanes(MoveState &state,
-                                              const Move &move,
-                                              const MoveRequest &request,
-                                              Location errorLoc,
-                                              BufferOp buffer) {
-  if (!hasVectorAccess(state.getKernel(), buffer))
-    return DiagnosedSilenceableFailure::success();
-  OwningOpRef<KernelOp> copy = state.getKernel().clone();
-  MoveState copyState(*copy, state.getOptions());
-  (void)move.rewrite(copyState, request);
-  BufferOp moved = lookupBuffer(*copy, buffer.getName());
-  for (const ArrayAccess &access : collectArrayAccesses(*copy, moved)) {
-    auto scope = dyn_cast<ScopeOp>(access.leaf->getParentOp());
-    if (!scope || scope.getMode() != Mode::vector)
-      continue;
-    int64_t stride = getStrideAlong(moved, access.indices, scope.getDepth());
-    bool isOutput = access.operand < 0;
-    if (stride == 1 || (!isOutput && stride == 0))
-      continue;
-    DiagnosedSilenceableFailure diag =
-        fail(request, errorLoc,
-             "the new layout of '" + buffer.getName() + "' would make " +
-                 (isOutput ? "the output" : "an operand") +
-                 " of a vector leaf move by " + Twine(stride) +
-                 " element(s) per lane; " +
-                 (isOutput ? "vector stores need stride 1"
-                           : "vector loads need stride 0 or 1") +
-                 " (clear the mode first)");
-    diag.attachNote(access.leaf->getLoc()) << "the vector leaf";
-    return diag;
-  }
-  return DiagnosedSilenceableFailure::success();
 }
 
 } // namespace perfdojo::moves

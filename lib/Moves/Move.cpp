@@ -81,8 +81,8 @@ static DiagnosedSilenceableFailure checkAndPostVerify(const Move &move,
   // Every concurrent mode is re-checked after every move (a location, a `:N`
   // mark or a restructuring can unprivatize a buffer or alias elements).
   bool concurrentModes = llvm::any_of(
-      moves::collectScopes(kernel),
-      [](ScopeOp scope) { return moves::isConcurrentMode(scope.getMode()); });
+      collectScopes(kernel),
+      [](ScopeOp scope) { return isConcurrentMode(scope.getMode()); });
   // Every register buffer must stay addressable (design B8, V11): clearing
   // a `:u` or restructuring can make an index vary at run time.
   bool registers = llvm::any_of(kernel.getBuffers(), [](BufferOp buffer) {
@@ -112,7 +112,7 @@ static DiagnosedSilenceableFailure checkAndPostVerify(const Move &move,
   if (!shapes.succeeded())
     return shapes;
   return moves::verifyConcurrentScopes(*copy, request, errorLoc,
-                                       state.getOptions());
+                                       state.getOptions().reassociate);
 }
 
 void Move::enumerate(MoveState &state,
@@ -314,20 +314,6 @@ bool expectParams(const MoveRequest &request, unsigned count,
   return false;
 }
 
-SmallVector<ScopeOp> collectScopes(KernelOp kernel) {
-  SmallVector<ScopeOp> scopes;
-  kernel.walk<WalkOrder::PreOrder>(
-      [&](ScopeOp scope) { scopes.push_back(scope); });
-  return scopes;
-}
-
-std::string getStatementText(LeafOp leaf) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  printStatement(os, leaf);
-  return text;
-}
-
 ScopeOp findConcurrentAncestor(Operation *node) {
   for (auto scope = node->getParentOfType<ScopeOp>(); scope;
        scope = scope->getParentOfType<ScopeOp>())
@@ -343,23 +329,6 @@ static SmallVector<Operation *, 8> getScopePath(Operation *op) {
     path.push_back(p);
   std::reverse(path.begin(), path.end());
   return path;
-}
-
-bool isSameIndexList(AffineMap a, AffineMap b) {
-  if (a == b)
-    return true;
-  if (!a || !b || a.getNumResults() != b.getNumResults())
-    return false;
-  for (auto [x, y] : llvm::zip(a.getResults(), b.getResults())) {
-    std::optional<LinearForm> fx = getLinearForm(x), fy = getLinearForm(y);
-    if (!fx || !fy || fx->constant != fy->constant)
-      return false;
-    for (unsigned k = 0; k < std::max(fx->coeffs.size(), fy->coeffs.size());
-         ++k)
-      if (fx->coeff(k) != fy->coeff(k))
-        return false;
-  }
-  return true;
 }
 
 bool mayConflictEarlier(DependenceAnalysis &deps, LeafOp x,

@@ -10,6 +10,10 @@
 #include "perfdojo/Moves/Move.h"
 #include "perfdojo/Moves/Selector.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+#include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
+#include "perfdojo/Dialect/Dojo/IR/ModeRules.h"
+#include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
+#include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
 namespace perfdojo {
 namespace moves {
@@ -145,26 +149,47 @@ template <typename M> const Move *getMoveInstance() {
   return &move;
 }
 
-/// Post-verification of the `:N` marks: every non-materialized dimension of
-/// `kernel` still satisfies the invariant NM2-NM4 (docs/moves.md). A failure
-/// blames `request`, the move that produced `kernel`. A move that renumbers
-/// the dimensions of a buffer passes `currentDim`, which maps a dimension of
-/// the result back to the one the user sees before the move.
+// Post-verification (PostVerification.cpp): the kernel invariants
+// (Analysis/KernelInvariants.h) on the result of a move, blaming it.
+
+/// Every non-materialized dimension of `kernel` (the result of `request`)
+/// still satisfies the `:N` invariant. A move that renumbers the dimensions
+/// of a buffer passes `currentDim`, which maps a dimension of the result
+/// back to the one the user sees before the move.
 mlir::DiagnosedSilenceableFailure verifyReusedDims(
     dojo::KernelOp kernel, const MoveRequest &request, mlir::Location errorLoc,
     llvm::function_ref<unsigned(dojo::BufferOp, unsigned)> currentDim = {});
-
-/// The `:N` invariant (ReuseDims.cpp) for dimension `k` of `buffer` on
-/// `kernel` as it is: NM2-NM4 (races under concurrent modes are left to
-/// verifyConcurrentScopes).
-/// A violation blames `request` with `prefix` followed by the condition, and
-/// notes on the leaves or scopes involved. expand_dim and collapse_dim use it
-/// for a dimension that is materialized: a dimension indexed by a scope
-/// variable may be folded (or unfolded) exactly when it could be `:N`.
+/// The `:N` invariant for dimension `k` of `buffer` on `kernel` as it is,
+/// materialized or not (expand_dim and collapse_dim ask it of a dimension
+/// they fold); a violation blames `request` with `prefix` and the reason.
 mlir::DiagnosedSilenceableFailure
 checkReuseInvariant(dojo::KernelOp kernel, dojo::BufferOp buffer, unsigned k,
                     const MoveRequest &request, mlir::Location errorLoc,
                     const llvm::Twine &prefix);
+/// Whether `buffer` could live in registers (before a move puts it there).
+mlir::DiagnosedSilenceableFailure
+checkRegisterAddressing(dojo::KernelOp kernel, dojo::BufferOp buffer,
+                        const MoveRequest &request, mlir::Location errorLoc);
+/// Every `reg` buffer of `kernel` (the result of `request`) is addressable.
+mlir::DiagnosedSilenceableFailure
+verifyRegisterBuffers(dojo::KernelOp kernel, const MoveRequest &request,
+                      mlir::Location errorLoc);
+/// A layout move on `buffer` keeps the lane strides of every `:v` leaf (on
+/// a copy rewritten by `move`).
+mlir::DiagnosedSilenceableFailure
+verifyVectorLanes(MoveState &state, const Move &move,
+                  const MoveRequest &request, mlir::Location errorLoc,
+                  dojo::BufferOp buffer);
+/// The phases of every GPU kernel of `kernel` (the result of `request`)
+/// have one block shape.
+mlir::DiagnosedSilenceableFailure verifyBlockShapes(dojo::KernelOp kernel,
+                                                    const MoveRequest &request,
+                                                    mlir::Location errorLoc);
+/// Every concurrent scope of `kernel` (the result of `request`) is race
+/// free under the physical addresses of the result, privatization included.
+mlir::DiagnosedSilenceableFailure
+verifyConcurrentScopes(dojo::KernelOp kernel, const MoveRequest &request,
+                       mlir::Location errorLoc, bool reassociate);
 
 /// Rewrites every index (output, operand accesses, index values) of every
 /// leaf under `root` (inclusive) through `fn`.
@@ -176,21 +201,11 @@ void rewriteIndices(mlir::Operation *root,
 bool allIndices(mlir::Operation *root,
                 llvm::function_ref<bool(const LinearForm &)> fn);
 
-/// Every scope of the kernel in pre-order.
-llvm::SmallVector<dojo::ScopeOp> collectScopes(dojo::KernelOp kernel);
-
-/// The statement of `leaf` as printed, for messages: `t[{0}] = exp(x[{0}])`.
-std::string getStatementText(dojo::LeafOp leaf);
-
 /// The innermost scope enclosing `node` whose mode is neither plain nor
 /// `:u` (a parallel, vector or GPU scope), or null. Moves that add
 /// instances or leaves around `node` refuse such a scope: they would have to
 /// re-prove its concurrency condition.
 dojo::ScopeOp findConcurrentAncestor(mlir::Operation *node);
-
-/// Whether two index lists are the same affine forms (maps built by
-/// different moves may differ in their dimension count).
-bool isSameIndexList(mlir::AffineMap a, mlir::AffineMap b);
 
 /// Whether access `a` of leaf `x`, at an instance that runs strictly before
 /// an instance of leaf `y`, may touch the physical element of access `b` of
@@ -219,45 +234,17 @@ std::optional<std::pair<dojo::BufferOp, unsigned>>
 resolveInternalDimOrFail(MoveState &state, const MoveRequest &request,
                          mlir::Location errorLoc,
                          mlir::DiagnosedSilenceableFailure &diag);
-/// Sizes of the scopes enclosing `leaf`, outermost first (its box).
-llvm::SmallVector<int64_t, 8> getIterationSizes(dojo::LeafOp leaf);
-/// One access to an array of a buffer: the output (operand -1) or an input.
-struct ArrayAccess {
-  dojo::LeafOp leaf;
-  int operand = -1;
-  llvm::SmallVector<LinearForm, 4> indices;
-};
-/// Every access to any array of `buffer`, in execution order.
-llvm::SmallVector<ArrayAccess> collectArrayAccesses(dojo::KernelOp kernel,
-                                                    dojo::BufferOp buffer);
 /// Replaces the index list of every access to an array of `buffer` by
 /// `fn(access)` (which may change its length, for split/merge).
 void rewriteArrayAccesses(
     dojo::KernelOp kernel, dojo::BufferOp buffer,
     llvm::function_ref<llvm::SmallVector<LinearForm, 4>(const ArrayAccess &)>
         fn);
-/// Row-major element strides of `buffer`'s dimensions over the allocated
-/// extents; 0 for `:N` dimensions, which add no storage.
-llvm::SmallVector<int64_t, 4> getElementStrides(dojo::BufferOp buffer);
-/// How many elements an access with index `forms` (one per dimension of
-/// `buffer`) moves when the variable of depth `depth` grows by one.
-int64_t getStrideAlong(dojo::BufferOp buffer,
-                       llvm::ArrayRef<LinearForm> forms, unsigned depth);
-/// Allocated storage of `buffer` in elements: the product of the allocated
-/// extents of its materialized dimensions (saturating).
-int64_t getStorageElements(dojo::BufferOp buffer);
 /// Why `elements` elements of `buffer`'s type do not fit into `location`
 /// (stack and register budgets of `options`); nullopt if they fit.
 std::optional<std::string>
 findCapacityViolation(dojo::BufferOp buffer, dojo::BufferLocation location,
                       int64_t elements, const MoveOptions &options);
-/// Post-verification of a layout move on `buffer`: on a copy rewritten by
-/// `move`, every access to `buffer` in a `:v` leaf must keep the lane
-/// strides set_vector requires (1 for the output, 0 or 1 for operands).
-mlir::DiagnosedSilenceableFailure
-verifyVectorLanes(MoveState &state, const Move &move,
-                  const MoveRequest &request, mlir::Location errorLoc,
-                  dojo::BufferOp buffer);
 
 /// `<base>`, or `<base>1`, `<base>2`, ...: the first name that no buffer or
 /// array other than those of `ignore` takes (the new buffer of a move; its
@@ -319,50 +306,7 @@ resolveArrayAndNode(MoveState &state, const MoveRequest &request,
                     mlir::Location errorLoc,
                     mlir::DiagnosedSilenceableFailure &diag);
 
-// The `reg` addressability rule (SetLocation.cpp).
 
-/// An access that keeps a buffer out of registers, and why.
-struct UnaddressableAccess {
-  dojo::LeafOp leaf;
-  std::string message;
-};
-/// The first access to `buffer` whose address is not known at compile time
-/// in registers (design B8): a materialized dimension indexed by a variable
-/// other than a `:u` scope's (or a size-1 scope's), except the `:v` lane
-/// with coefficient 1 in the innermost materialized dimension.
-std::optional<UnaddressableAccess>
-findUnaddressableAccess(dojo::KernelOp kernel, dojo::BufferOp buffer);
-/// Post-verification of the locations: every `reg` buffer of `kernel` (the
-/// result of `request`) is still addressable. A failure blames `request`.
-mlir::DiagnosedSilenceableFailure
-verifyRegisterBuffers(dojo::KernelOp kernel, const MoveRequest &request,
-                      mlir::Location errorLoc);
-
-// Concurrent modes (SetMode.cpp).
-
-/// Whether `mode` runs iterations concurrently: `:p`, `:v`, `:g`, `:b`, `:w`.
-bool isConcurrentMode(dojo::Mode mode);
-/// The concurrency condition of `scope` as the kernel stands (its own mode
-/// included, which may privatize buffers): the first conflicting pair of
-/// instances that may run at the same time (getConcurrencyQuery,
-/// Analysis/Concurrency.h: two iterations, or for `:b` two threads of one
-/// phase), reductions racing.
-std::optional<Conflict> findConcurrencyConflict(MoveState &state,
-                                                dojo::ScopeOp scope);
-/// Post-verification of the modes: every `:p`, `:v` and GPU scope of
-/// `kernel` (the result of `request`) still has no conflict between its
-/// iterations under the physical addresses of the result, privatization
-/// included. A failure blames `request`.
-mlir::DiagnosedSilenceableFailure
-verifyConcurrentScopes(dojo::KernelOp kernel, const MoveRequest &request,
-                       mlir::Location errorLoc, const MoveOptions &options);
-/// Post-verification of the GPU launch shape: the phases of every kernel
-/// of `kernel` (the result of `request`) have the same `:b` sizes, up to
-/// phases not completely mapped yet (findBlockShapeMismatch,
-/// Analysis/Concurrency.h). A failure blames `request`.
-mlir::DiagnosedSilenceableFailure verifyBlockShapes(dojo::KernelOp kernel,
-                                                    const MoveRequest &request,
-                                                    mlir::Location errorLoc);
 } // namespace moves
 } // namespace perfdojo
 

@@ -13,7 +13,7 @@
 //   walks cannot grow a buffer forever): p in {1, 2, 4, 8, 16} (bank and
 //   set-conflict breakers, alignment steps), plus the amount that rounds
 //   the extent up to a multiple of the vector width in elements
-//   (MoveOptions::vectorBytes / element bytes, 16 for f32 by default).
+//   (TargetDescription::vectorBytes / element bytes, 16 for f32 by default).
 //
 // unpad_dim b.k p          (inverse: pad_dim b.k p)
 //   Removes p of the padding elements of dimension k.
@@ -56,9 +56,8 @@ public:
     for (BufferOp buffer : state.getKernel().getBuffers()) {
       if (buffer.isArgument())
         continue;
-      int64_t bytes = (buffer.getElementType().getIntOrFloatBitWidth() + 7) / 8;
       int64_t lanes =
-          std::max<int64_t>(state.getOptions().vectorBytes / bytes, 1);
+          state.getOptions().target.getVectorLanes(buffer.getElementType());
       for (unsigned k = 0; k < buffer.getRank(); ++k) {
         if (buffer.getReused()[k] || buffer.getPadding()[k])
           continue;
@@ -163,7 +162,7 @@ public:
     int64_t remaining = buffer.getAllocatedExtent(k) - p;
     for (const ArrayAccess &access :
          collectArrayAccesses(state.getKernel(), buffer)) {
-      auto range = access.indices[k].range(getIterationSizes(access.leaf));
+      auto range = access.indices[k].range(getLeafBoxSizes(access.leaf));
       // The verifier already rejects overflowing ranges.
       if (!range || range->second < remaining)
         continue;

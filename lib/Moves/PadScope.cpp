@@ -57,13 +57,6 @@ using namespace perfdojo::moves;
 
 namespace {
 
-SmallVector<LinearForm, 4> formsOf(AffineMap map) {
-  SmallVector<LinearForm, 4> forms;
-  for (AffineExpr e : map.getResults())
-    forms.push_back(*getLinearForm(e));
-  return forms;
-}
-
 /// `form` + `delta`.
 LinearForm shifted(LinearForm form, int64_t delta) {
   form.constant += delta;
@@ -145,7 +138,7 @@ DiagnosedSilenceableFailure checkPadding(MoveState &state,
                   "an enclosing scope has a parallel, vector or GPU mode; "
                   "clear it first (P1)");
   auto boxOf = [&](LeafOp leaf) {
-    SmallVector<int64_t, 8> sizes = getIterationSizes(leaf);
+    SmallVector<int64_t, 8> sizes = getLeafBoxSizes(leaf);
     if (scope->isProperAncestor(leaf))
       sizes[d] = padded;
     return sizes;
@@ -160,7 +153,7 @@ DiagnosedSilenceableFailure checkPadding(MoveState &state,
       auto checkAccess = [&](StringRef array, AffineMap map)
           -> std::optional<DiagnosedSilenceableFailure> {
         BufferOp buffer = kernel.lookupArray(array);
-        for (auto [j, form] : llvm::enumerate(formsOf(map))) {
+        for (auto [j, form] : llvm::enumerate(getIndexForms(map))) {
           auto range = form.range(box);
           int64_t extent = buffer.getAllocatedExtent(j);
           if (range && range->first >= 0 && range->second < extent)
@@ -196,7 +189,7 @@ DiagnosedSilenceableFailure checkPadding(MoveState &state,
     tail.coeffs[d] = 1;
     tail.constant = -logical;
     SmallVector<LinearForm, 8> rows = {tail};
-    addLogicalRows(output, formsOf(leaf.getIndices()), rows);
+    addLogicalRows(output, getIndexForms(leaf.getIndices()), rows);
     if (boxHasPoint(box, rows))
       return failAt(leaf, "this leaf",
                     "the " + extra +
@@ -211,7 +204,7 @@ DiagnosedSilenceableFailure checkPadding(MoveState &state,
   for (LeafOp leaf : collectLeaves(kernel)) {
     BufferOp output = kernel.lookupArray(leaf.getArray());
     SmallVector<LinearForm, 8> logicalOut;
-    addLogicalRows(output, formsOf(leaf.getIndices()), logicalOut);
+    addLogicalRows(output, getIndexForms(leaf.getIndices()), logicalOut);
     SmallVector<int64_t, 8> box = boxOf(leaf);
     for (Attribute input : leaf.getInputs()) {
       auto access = dyn_cast<AccessAttr>(input);
@@ -220,7 +213,7 @@ DiagnosedSilenceableFailure checkPadding(MoveState &state,
       BufferOp buffer = kernel.lookupArray(access.getArray().getValue());
       if (!written.contains(buffer))
         continue;
-      for (auto [k, form] : llvm::enumerate(formsOf(access.getIndices()))) {
+      for (auto [k, form] : llvm::enumerate(getIndexForms(access.getIndices()))) {
         if (buffer.getPadding()[k] == 0)
           continue;
         SmallVector<LinearForm, 8> rows(logicalOut);

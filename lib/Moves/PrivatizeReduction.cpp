@@ -85,20 +85,6 @@ std::optional<double> getIdentity(ReduceKind kind, Type elementType) {
   return std::nullopt;
 }
 
-SmallVector<LinearForm, 4> formsOf(AffineMap map) {
-  SmallVector<LinearForm, 4> forms;
-  for (AffineExpr e : map.getResults())
-    forms.push_back(*getLinearForm(e));
-  return forms;
-}
-
-AffineMapAttr mapOf(ArrayRef<LinearForm> forms, MLIRContext *ctx) {
-  SmallVector<AffineExpr, 4> results;
-  for (const LinearForm &form : forms)
-    results.push_back(buildAffineExpr(form, ctx));
-  return AffineMapAttr::get(makeIndexMap(results, ctx));
-}
-
 /// `forms` followed by `{d}`.
 SmallVector<LinearForm, 4> withVariable(ArrayRef<LinearForm> forms,
                                         unsigned d) {
@@ -108,19 +94,6 @@ SmallVector<LinearForm, 4> withVariable(ArrayRef<LinearForm> forms,
   v.coeffs[d] = 1;
   out.push_back(v);
   return out;
-}
-
-bool sameForms(ArrayRef<LinearForm> a, ArrayRef<LinearForm> b) {
-  if (a.size() != b.size())
-    return false;
-  for (auto [x, y] : llvm::zip(a, b)) {
-    if (x.constant != y.constant)
-      return false;
-    for (unsigned k = 0; k < std::max(x.coeffs.size(), y.coeffs.size()); ++k)
-      if (x.coeff(k) != y.coeff(k))
-        return false;
-  }
-  return true;
 }
 
 /// The deepest depth used by `forms` plus one.
@@ -173,7 +146,7 @@ BufferLocation getPartialLocation(Type elementType, ArrayRef<int64_t> shape,
                                   const MoveOptions &options) {
   int64_t bytes = (elementType.getIntOrFloatBitWidth() + 7) / 8;
   for (int64_t extent : shape) {
-    if (bytes > options.stackBytes / extent)
+    if (bytes > options.target.stackBytes / extent)
       return BufferLocation::heap;
     bytes *= extent;
   }
@@ -278,7 +251,7 @@ public:
       if (leaf.getReduce() == ReduceKind::none)
         return;
       unsigned depth = leaf.getDepth();
-      unsigned used = getDepthsUsed(formsOf(leaf.getIndices()));
+      unsigned used = getDepthsUsed(getIndexForms(leaf.getIndices()));
       for (unsigned e = used; e < depth; ++e) {
         if (cast<ScopeOp>(ancestorAtDepth(leaf, e)).getSize() < 2)
           continue;
@@ -322,7 +295,7 @@ public:
     auto placement = cast<ScopeOp>(ancestorAtDepth(leaf, d));
     BufferOp output = state.getKernel().lookupArray(leaf.getArray());
     return checkReduction(state, request, errorLoc, leaf, leaf.getReduce(),
-                          output, leaf.getArray(), formsOf(leaf.getIndices()),
+                          output, leaf.getArray(), getIndexForms(leaf.getIndices()),
                           placement, d);
   }
 
@@ -355,8 +328,8 @@ public:
             ctx, getPartialLocation(elementType, shape, state.getOptions())),
         RoleAttr::get(ctx, Role::internal), builder.getStrArrayAttr({}));
 
-    SmallVector<LinearForm, 4> outIndex = formsOf(leaf.getIndices());
-    AffineMapAttr partialAtD = mapOf(withVariable(outIndex, d), ctx);
+    SmallVector<LinearForm, 4> outIndex = getIndexForms(leaf.getIndices());
+    AffineMapAttr partialAtD = AffineMapAttr::get(makeIndexMap(withVariable(outIndex, d), ctx));
     ReduceKind reduce = leaf.getReduce();
     StringAttr partialName = builder.getStringAttr(name);
 
@@ -376,14 +349,14 @@ public:
     auto combine = ScopeOp::create(builder, placement.getLoc(), n, Mode::seq);
     builder.setInsertionPointToStart(&combine.getBlock());
     LeafOp::create(builder, leaf.getLoc(), builder.getStringAttr(outArray),
-                   mapOf(outIndex, ctx), OpKindAttr::get(ctx, OpKind::copy),
+                   AffineMapAttr::get(makeIndexMap(outIndex, ctx)), OpKindAttr::get(ctx, OpKind::copy),
                    ReduceKindAttr::get(ctx, reduce),
                    builder.getArrayAttr({AccessAttr::get(
                        ctx, partialName, partialAtD.getValue())}));
 
     // The update: p[F, {e}] op= v.
     leaf.setArrayAttr(partialName);
-    leaf.setIndicesAttr(mapOf(withVariable(outIndex, e), ctx));
+    leaf.setIndicesAttr(AffineMapAttr::get(makeIndexMap(withVariable(outIndex, e), ctx)));
     return {"unprivatize_reduction", getNodeSelector(leaf), {}};
   }
 };
@@ -440,7 +413,7 @@ public:
     Privatized p = *match(state, request, state.getKernel().getLoc(), ignored);
     MLIRContext *ctx = state.getKernel().getContext();
     p.update.setArrayAttr(StringAttr::get(ctx, p.outArray));
-    p.update.setIndicesAttr(mapOf(p.outIndex, ctx));
+    p.update.setIndicesAttr(AffineMapAttr::get(makeIndexMap(p.outIndex, ctx)));
     p.init->getParentOp()->erase();
     p.combine->getParentOp()->erase();
     p.partials.erase();
@@ -522,7 +495,7 @@ private:
 
     // Forms: p[F, {d}] = id; p[F, {e}] op= v; o[F] op= p[F, {d}].
     int64_t n = initScope.getSize();
-    SmallVector<LinearForm, 4> updateIndex = formsOf(update.getIndices());
+    SmallVector<LinearForm, 4> updateIndex = getIndexForms(update.getIndices());
     const LinearForm &last = updateIndex.back();
     p.e = last.coeffs.empty() ? 0 : last.coeffs.size() - 1;
     p.outIndex.assign(updateIndex.begin(), updateIndex.end() - 1);
@@ -537,17 +510,17 @@ private:
                         : FloatAttr();
     std::optional<double> expected =
         getIdentity(update.getReduce(), p.output.getElementType());
-    if (!sameForms(updateIndex, withVariable(p.outIndex, p.e)) || p.e < p.d ||
+    if (!isSameIndexList(updateIndex, withVariable(p.outIndex, p.e)) || p.e < p.d ||
         p.e >= update.getDepth() ||
         int64_t(cast<ScopeOp>(ancestorAtDepth(update, p.e)).getSize()) != n ||
         p.init.getKind() != OpKind::copy ||
         p.init.getReduce() != ReduceKind::none || !identity || !expected ||
         identity.getValueAsDouble() != *expected ||
-        !sameForms(formsOf(p.init.getIndices()), atD) ||
+        !isSameIndexList(getIndexForms(p.init.getIndices()), atD) ||
         p.combine.getKind() != OpKind::copy ||
         p.combine.getReduce() != update.getReduce() || !combined ||
-        !sameForms(formsOf(combined.getIndices()), atD) ||
-        !sameForms(formsOf(p.combine.getIndices()), p.outIndex) ||
+        !isSameIndexList(getIndexForms(combined.getIndices()), atD) ||
+        !isSameIndexList(getIndexForms(p.combine.getIndices()), p.outIndex) ||
         p.output == p.partials)
       return notPattern("expected the initialization '" + name + "[F, {" +
                         Twine(p.d) + "}] = <identity>', the update '" + name +

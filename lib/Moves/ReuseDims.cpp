@@ -36,10 +36,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "MoveKinds.h"
-#include "perfdojo/Analysis/Privatization.h"
-
-#include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace perfdojo;
@@ -47,80 +43,6 @@ using namespace perfdojo::dojo;
 using namespace perfdojo::moves;
 
 namespace {
-
-/// A failed `:N` check: the reason and the leaves or scopes involved.
-struct ReuseViolation {
-  std::string message;
-  SmallVector<std::pair<Location, std::string>, 2> notes;
-
-  void attachNotes(DiagnosedSilenceableFailure &diag) const {
-    for (const auto &[loc, what] : notes)
-      diag.attachNote(loc) << what;
-  }
-};
-
-/// Why dimension `k` of `buffer` may not be (or no longer be) non-
-/// materialized: the checks NM2-NM4 of the `:N` invariant, on the kernel as
-/// it is. Nullopt if the invariant holds.
-std::optional<ReuseViolation> findReuseViolation(KernelOp kernel,
-                                                 BufferOp buffer, unsigned k) {
-  auto violation = [](std::string message, Location loc, StringRef what) {
-    ReuseViolation v;
-    v.message = std::move(message);
-    v.notes.push_back({loc, what.str()});
-    return v;
-  };
-  std::string name = buffer.getName().str();
-  std::vector<BufferAccess> accesses = collectBufferAccesses(kernel, buffer);
-
-  // NM2: the reuse depth r is the deepest depth any dim-k index uses.
-  int r = -1;
-  for (const BufferAccess &a : accesses)
-    r = std::max(r, static_cast<int>(a.indices[k].coeffs.size()) - 1);
-  if (r < 0) {
-    // Every dim-k index is a constant: legal only if it is one slot.
-    for (const BufferAccess &a : accesses)
-      if (a.indices[k].constant != accesses.front().indices[k].constant)
-        return violation("dimension " + std::to_string(k) +
-                             " is indexed by different constants, which "
-                             "would share one slot",
-                         a.leaf->getLoc(), "this access");
-    return std::nullopt;
-  }
-  for (const BufferAccess &a : accesses)
-    if (static_cast<int>(getNodeDepth(a.leaf)) <= r)
-      return violation("an access sits outside the reuse scope at depth " +
-                           std::to_string(r) + " (NM2)",
-                       a.leaf->getLoc(), "this leaf");
-
-  // NM3: one dim-k index per reuse scope.
-  llvm::DenseMap<Operation *, const BufferAccess *> firstInScope;
-  for (const BufferAccess &a : accesses) {
-    Operation *rho = getAncestorAtDepth(a.leaf, r);
-    auto [it, inserted] = firstInScope.try_emplace(rho, &a);
-    const LinearForm &mine = a.indices[k], &theirs = it->second->indices[k];
-    if (!inserted &&
-        (mine.coeffs != theirs.coeffs || mine.constant != theirs.constant)) {
-      ReuseViolation v = violation(
-          "two accesses in one reuse scope index dimension " +
-              std::to_string(k) + " differently, so they would share a slot "
-              "(NM3)",
-          it->second->leaf->getLoc(), "this access");
-      v.notes.push_back({a.leaf->getLoc(), "and this one"});
-      return v;
-    }
-  }
-
-  // NM4: every read is covered by an earlier write in the same iteration.
-  if (const BufferAccess *read = findUncoveredRead(accesses, r))
-    return violation("a read of '" + name +
-                         "' is not covered by an earlier write in the same "
-                         "iteration of its reuse scope at depth " +
-                         std::to_string(r) +
-                         ", so it would see another slot's value (NM4)",
-                     read->leaf->getLoc(), "the read");
-  return std::nullopt;
-}
 
 class ReuseDims final : public Move {
 public:
@@ -167,13 +89,10 @@ public:
                            "' is already non-materialized"),
                   buffer.getLoc(), "declared here");
 
-    if (std::optional<ReuseViolation> violation =
-            findReuseViolation(state.getKernel(), buffer, k)) {
-      DiagnosedSilenceableFailure d =
-          fail(request, errorLoc, violation->message);
-      violation->attachNotes(d);
-      return d;
-    }
+    DiagnosedSilenceableFailure reuse =
+        checkReuseInvariant(state.getKernel(), buffer, k, request, errorLoc, "");
+    if (!reuse.succeeded())
+      return reuse;
     // Dropping the dimension's storage changes the strides of the
     // dimensions before it.
     return verifyVectorLanes(state, *this, request, errorLoc, buffer);
@@ -245,49 +164,6 @@ public:
   }
 };
 } // namespace
-
-DiagnosedSilenceableFailure
-perfdojo::moves::verifyReusedDims(
-    KernelOp kernel, const MoveRequest &request, Location errorLoc,
-    function_ref<unsigned(BufferOp, unsigned)> currentDim) {
-  for (BufferOp buffer : kernel.getBuffers()) {
-    for (auto [k, reused] : llvm::enumerate(buffer.getReused())) {
-      if (!reused)
-        continue;
-      std::optional<ReuseViolation> violation =
-          findReuseViolation(kernel, buffer, k);
-      if (!violation)
-        continue;
-      std::string dim = getBufferDimSelector(buffer, k);
-      std::string shown = dim;
-      if (currentDim && currentDim(buffer, k) != k) {
-        dim = getBufferDimSelector(buffer, currentDim(buffer, k));
-        shown = dim + " (" + shown + " of the result)";
-      }
-      DiagnosedSilenceableFailure diag =
-          fail(request, errorLoc,
-               "the result would break the non-materialized dimension " +
-                   shown + ": " + violation->message +
-                   "; materialize it first (materialize_dims " + dim + ")");
-      violation->attachNotes(diag);
-      return diag;
-    }
-  }
-  return DiagnosedSilenceableFailure::success();
-}
-
-DiagnosedSilenceableFailure perfdojo::moves::checkReuseInvariant(
-    KernelOp kernel, BufferOp buffer, unsigned k, const MoveRequest &request,
-    Location errorLoc, const Twine &prefix) {
-  std::optional<ReuseViolation> violation =
-      findReuseViolation(kernel, buffer, k);
-  if (!violation)
-    return DiagnosedSilenceableFailure::success();
-  DiagnosedSilenceableFailure diag =
-      fail(request, errorLoc, prefix + violation->message);
-  violation->attachNotes(diag);
-  return diag;
-}
 
 const Move *perfdojo::moves::getReuseDimsMove() {
   return getMoveInstance<ReuseDims>();

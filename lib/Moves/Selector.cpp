@@ -8,14 +8,6 @@ using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
 
-unsigned perfdojo::getNodeDepth(Operation *node) {
-  unsigned depth = 0;
-  for (Operation *p = node->getParentOp(); p && isa<ScopeOp>(p);
-       p = p->getParentOp())
-    ++depth;
-  return depth;
-}
-
 /// Leaves writing `array`, in execution order.
 static SmallVector<LeafOp> writersOf(KernelOp kernel, StringRef array) {
   SmallVector<LeafOp> writers;

@@ -10,8 +10,8 @@
 //   allocated storage of the materialized dimensions (`:N` dimensions count
 //   once, padding counts):
 //     heap   always;
-//     stack  at most MoveOptions::stackBytes bytes (1 MiB by default);
-//     reg    at most MoveOptions::registerElements elements (64 by default,
+//     stack  at most TargetDescription::stackBytes bytes (1 MiB by default);
+//     reg    at most TargetDescription::registerElements elements (64 by default,
 //            e.g. four AVX-512 registers of f32);
 //     gpu_shared, gpu_local, tcdm: refused, not available for this target
 //            yet.
@@ -106,13 +106,8 @@ public:
             buffer, *loc, getStorageElements(buffer), state.getOptions()))
       return failAtBuffer(*over);
     if (*loc == BufferLocation::reg)
-      if (std::optional<UnaddressableAccess> access =
-              findUnaddressableAccess(state.getKernel(), buffer)) {
-        DiagnosedSilenceableFailure d =
-            fail(request, errorLoc, access->message + " (B8)");
-        d.attachNote(access->leaf.getLoc()) << "the access";
-        return d;
-      }
+      return checkRegisterAddressing(state.getKernel(), buffer, request,
+                                     errorLoc);
     return DiagnosedSilenceableFailure::success();
   }
 
@@ -127,76 +122,6 @@ public:
 };
 
 } // namespace
-
-std::optional<UnaddressableAccess>
-perfdojo::moves::findUnaddressableAccess(KernelOp kernel, BufferOp buffer) {
-  ArrayRef<bool> reused = buffer.getReused();
-  int innermost = -1;
-  for (unsigned j = 0; j < reused.size(); ++j)
-    if (!reused[j])
-      innermost = j;
-  for (const ArrayAccess &access : collectArrayAccesses(kernel, buffer)) {
-    SmallVector<ScopeOp, 8> path;
-    for (auto scope = access.leaf->getParentOfType<ScopeOp>(); scope;
-         scope = scope->getParentOfType<ScopeOp>())
-      path.insert(path.begin(), scope);
-    for (auto [j, form] : llvm::enumerate(access.indices)) {
-      if (reused[j])
-        continue;
-      for (auto [k, coeff] : llvm::enumerate(form.coeffs)) {
-        if (coeff == 0 || k >= path.size())
-          continue;
-        ScopeOp scope = path[k];
-        Mode mode = scope.getMode();
-        if (scope.getSize() == 1 || mode == Mode::unroll)
-          continue;
-        if (mode == Mode::vector && int(j) == innermost && coeff == 1)
-          continue;
-        std::string why =
-            mode == Mode::vector
-                ? "the lane variable of a :v scope outside the innermost "
-                  "materialized dimension or with a coefficient other than 1"
-                : "the variable of a " +
-                      (mode == Mode::seq
-                           ? std::string("plain")
-                           : ":" + getModeSuffix(mode).str()) +
-                      " scope";
-        return UnaddressableAccess{
-            access.leaf,
-            "'" + buffer.getName().str() +
-                "' cannot be addressed in registers: dimension " +
-                std::to_string(j) + " of `" +
-                getStatementText(access.leaf) + "` uses {" +
-                std::to_string(k) + "}, " + why +
-                " (only constants, :u variables and the :v lane may index a "
-                "register)"};
-      }
-    }
-  }
-  return std::nullopt;
-}
-
-DiagnosedSilenceableFailure
-perfdojo::moves::verifyRegisterBuffers(KernelOp kernel,
-                                       const MoveRequest &request,
-                                       Location errorLoc) {
-  for (BufferOp buffer : kernel.getBuffers()) {
-    if (buffer.getLocation() != BufferLocation::reg)
-      continue;
-    std::optional<UnaddressableAccess> access =
-        findUnaddressableAccess(kernel, buffer);
-    if (!access)
-      continue;
-    DiagnosedSilenceableFailure d = fail(
-        request, errorLoc,
-        "the result would break a register buffer: " + access->message +
-            "; move it to the stack first (set_location " +
-            buffer.getName().str() + " 1)");
-    d.attachNote(access->leaf.getLoc()) << "the access, after the move";
-    return d;
-  }
-  return DiagnosedSilenceableFailure::success();
-}
 
 const Move *perfdojo::moves::getSetLocationMove() {
   return getMoveInstance<SetLocation>();

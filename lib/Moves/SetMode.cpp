@@ -4,42 +4,35 @@
 // outputs as with the mode erased. One move per mode sets it on a plain
 // scope a@d; clear_mode a@d is the common inverse.
 //
-//   set_unroll     size <= unrollLimit; no parallel or GPU scope inside.
-//   set_parallel   no parallel or GPU scope around or inside; no two
-//                  iterations conflict (concurrency mode: reductions race):
-//                    NODEP(sub, sub | x_<d = y_<d, x_d != y_d)
-//   set_vector     exactly one leaf child; size * element bytes equals the
-//                  target's vector bytes; the output moves by one element
-//                  per lane and every operand by zero or one (physical
-//                  layout); no conflict across lanes (as for parallel).
-//   set_gpu_grid   not inside a block, warp or parallel scope; no parallel
-//                  scope inside; no conflict across iterations.
-//   set_gpu_block  inside a grid scope, not inside a warp scope, enclosing
-//                  no grid or parallel scope; size <= maxBlockSize; every
-//                  phase of the kernel keeps the same :b sizes; no conflict
-//                  between threads of one phase (the phase rule,
-//                  Analysis/Concurrency.h: threads of different phases are
-//                  ordered by barriers, threads of one phase conflict in
-//                  any iterations of the sequential scopes around it).
-//   set_gpu_warp   inside a block scope, enclosing no grid, block or parallel
-//                  scope; size = warpSize; no conflict across iterations.
-//   All but set_unroll and set_vector are refused inside a `:u` scope.
+//   Which modes nest in which, and that a `:v` scope holds exactly one
+//   leaf, is the mode taxonomy (Dialect/Dojo/IR/ModeRules.h); the sizes are
+//   the target's (TargetDescription.h):
+//   set_unroll     size <= unrollLimit.
+//   set_vector     size = the target's lanes for the output's type; the
+//                  output moves by one element per lane and every operand
+//                  by zero or one (vector lanes, KernelInvariants.h).
+//   set_gpu_block  size <= maxBlockSize; every phase of the kernel keeps the
+//                  same :b sizes (one block shape per launch).
+//   set_gpu_warp   size = warpSize.
+//   Every concurrent mode (`:p :v :g :b :w`): no two instances that may
+//   run at the same time conflict (race freedom; for `:b` the phase rule,
+//   Analysis/Concurrency.h: threads of different phases are ordered by
+//   barriers, threads of one phase conflict in any iterations of the
+//   sequential scopes around it).
 //   The conflict test runs with the new mode in place: a `:p` or GPU mode
 //   privatizes the stack/reg/gpu_* temporaries whose accesses all lie in
 //   its iterations and whose reads are covered per iteration
 //   (getPrivatizingScope, Analysis/Privatization.h); such a buffer gets a
 //   copy per iteration and creates no conflict. Heap buffers are shared.
-//   Every mode is an invariant: verifyConcurrentScopes re-runs the conflict
-//   test of every :p, :v and GPU scope, and verifyBlockShapes the block
-//   shape of every GPU kernel, on the result of every later move (Move.cpp
-//   post-verification).
+//   Every mode is an invariant of the IR: the verifier and the
+//   post-verification of every later move re-run these rules.
 //   clear_mode     always keeps results; refused where it would break the
 //                  GPU nesting (a grid above blocks, a block above warps).
 //
 //===----------------------------------------------------------------------===//
 
 #include "MoveKinds.h"
-#include "perfdojo/Analysis/Concurrency.h"
+#include "perfdojo/Analysis/KernelInvariants.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
 using namespace mlir;
@@ -49,54 +42,7 @@ using namespace perfdojo::moves;
 
 namespace {
 
-bool isGpu(Mode m) {
-  return m == Mode::gpu_grid || m == Mode::gpu_block || m == Mode::gpu_warp;
-}
-
-/// The nearest enclosing scope whose mode satisfies `pred`.
-ScopeOp findAncestor(ScopeOp scope, function_ref<bool(Mode)> pred) {
-  for (auto p = scope->getParentOfType<ScopeOp>(); p;
-       p = p->getParentOfType<ScopeOp>())
-    if (pred(p.getMode()))
-      return p;
-  return {};
-}
-
-/// The first scope strictly inside `scope` whose mode satisfies `pred`.
-ScopeOp findDescendant(ScopeOp scope, function_ref<bool(Mode)> pred) {
-  ScopeOp found;
-  scope.getBody().walk([&](ScopeOp inner) {
-    if (!pred(inner.getMode()))
-      return WalkResult::advance();
-    found = inner;
-    return WalkResult::interrupt();
-  });
-  return found;
-}
-
 std::string suffixOf(Mode m) { return ":" + getModeSuffix(m).str(); }
-
-/// The failure for two phases of one kernel with different block shapes,
-/// with notes on both phases.
-DiagnosedSilenceableFailure
-failBlockShapes(const MoveRequest &request, Location errorLoc,
-                const Twine &prefix, const BlockShapeMismatch &mismatch) {
-  auto phaseOf = [](LeafOp leaf) {
-    ScopeOp block;
-    for (auto p = leaf->getParentOfType<ScopeOp>(); p && !block;
-         p = p->getParentOfType<ScopeOp>())
-      if (p.getMode() == Mode::gpu_block)
-        block = p;
-    return getPhaseRoot(block);
-  };
-  DiagnosedSilenceableFailure d =
-      fail(request, errorLoc,
-           prefix + "different :b sizes: " + mismatch.describe() +
-               " (a block has one shape per launch)");
-  d.attachNote(phaseOf(mismatch.leaf).getLoc()) << "this phase";
-  d.attachNote(phaseOf(mismatch.other).getLoc()) << "the other phase";
-  return d;
-}
 
 class SetMode final : public Move {
 public:
@@ -132,124 +78,60 @@ public:
                     "the scope already has mode " + suffixOf(scope.getMode()) +
                         "; clear it first",
                     "the scope");
-    const MoveOptions &options = state.getOptions();
-    auto parallelOrGpu = [](Mode m) { return m == Mode::parallel || isGpu(m); };
-    int64_t size = scope.getSize();
-    // Unrolled scopes are replicated code: no threads may start inside.
-    if (mode != Mode::unroll && mode != Mode::vector)
-      if (ScopeOp outer =
-              findAncestor(scope, [](Mode m) { return m == Mode::unroll; }))
-        return failAt(outer,
-                      "the scope is inside an unrolled scope, which cannot "
-                      "enclose parallel or GPU scopes",
-                      "enclosing scope");
+    const TargetDescription &target = state.getOptions().target;
+    if (!target.supports(mode))
+      return failAt(scope,
+                    "the target '" + target.name + "' has no " +
+                        describeMode(mode) + " scopes",
+                    "the scope");
+    auto failRule = [&](const ModeRuleViolation &violation) {
+      DiagnosedSilenceableFailure d =
+          fail(request, errorLoc, violation.message);
+      d.attachNote(violation.other ? violation.other->getLoc()
+                                   : scope.getLoc())
+          << (violation.other ? violation.note : "the scope");
+      return d;
+    };
+    if (std::optional<ModeRuleViolation> violation =
+            findEnclosingModeViolation(scope, mode))
+      return failRule(*violation);
+    if (std::optional<ModeRuleViolation> violation =
+            findEnclosedModeViolation(scope, mode))
+      return failRule(*violation);
+    if (std::optional<DiagnosedSilenceableFailure> bad =
+            checkTargetSize(state, request, errorLoc, scope))
+      return std::move(*bad);
 
-    switch (mode) {
-    case Mode::unroll:
-      if (size > options.unrollLimit)
-        return failAt(scope,
-                      "scope size " + Twine(size) + " exceeds the unroll "
-                      "limit " + Twine(options.unrollLimit),
-                      "the scope");
-      if (ScopeOp inner = findDescendant(scope, parallelOrGpu))
-        return failAt(inner, "an unrolled scope cannot enclose a parallel "
-                             "or GPU scope",
-                      "this scope");
-      return DiagnosedSilenceableFailure::success();
-    case Mode::parallel:
-      if (ScopeOp outer = findAncestor(scope, parallelOrGpu))
-        return failAt(outer, "the scope is already inside a parallel or GPU "
-                             "scope",
-                      "enclosing scope");
-      if (ScopeOp inner = findDescendant(scope, parallelOrGpu))
-        return failAt(inner, "the scope encloses a parallel or GPU scope",
-                      "this scope");
-      break;
-    case Mode::vector:
-      if (std::optional<DiagnosedSilenceableFailure> bad =
-              checkVectorShape(state, request, errorLoc, scope))
-        return std::move(*bad);
-      break;
-    case Mode::gpu_grid:
-      if (ScopeOp outer = findAncestor(scope, [](Mode m) {
-            return m == Mode::gpu_block || m == Mode::gpu_warp ||
-                   m == Mode::parallel;
-          }))
-        return failAt(outer, "a grid scope cannot be inside a block, warp or "
-                             "parallel scope",
-                      "enclosing scope");
-      if (ScopeOp inner = findDescendant(
-              scope, [](Mode m) { return m == Mode::parallel; }))
-        return failAt(inner, "a grid scope cannot enclose a parallel scope",
-                      "this scope");
-      break;
-    case Mode::gpu_block:
-      if (!findAncestor(scope, [](Mode m) { return m == Mode::gpu_grid; }))
-        return failAt(scope, "a block scope must be inside a grid scope (:g)",
-                      "the scope");
-      if (ScopeOp outer = findAncestor(
-              scope, [](Mode m) { return m == Mode::gpu_warp; }))
-        return failAt(outer, "a block scope cannot be inside a warp scope",
-                      "enclosing scope");
-      if (ScopeOp inner = findDescendant(scope, [](Mode m) {
-            return m == Mode::gpu_grid || m == Mode::parallel;
-          }))
-        return failAt(inner, "a block scope cannot enclose a grid or "
-                             "parallel scope",
-                      "this scope");
-      if (size > options.maxBlockSize)
-        return failAt(scope,
-                      "scope size " + Twine(size) + " exceeds " +
-                          Twine(options.maxBlockSize) + " threads per block",
-                      "the scope");
-      break;
-    case Mode::gpu_warp:
-      if (!findAncestor(scope, [](Mode m) { return m == Mode::gpu_block; }))
-        return failAt(scope, "a warp scope must be inside a block scope (:b)",
-                      "the scope");
-      if (ScopeOp inner = findDescendant(scope, [](Mode m) {
-            return m == Mode::gpu_grid || m == Mode::gpu_block ||
-                   m == Mode::parallel;
-          }))
-        return failAt(inner, "a warp scope cannot enclose a grid, block or "
-                             "parallel scope",
-                      "this scope");
-      if (size != options.warpSize)
-        return failAt(scope,
-                      "a warp scope must have the warp size " +
-                          Twine(options.warpSize) + ", not " + Twine(size),
-                      "the scope");
-      break;
-    case Mode::seq:
-      llvm_unreachable("seq is cleared with clear_mode");
-    }
-
-    // Iterations (or lanes) run concurrently: no two may conflict, and
-    // reductions into one element race. The mode itself can privatize
-    // buffers (a stack temporary per `:p` iteration, Privatization.h), so
-    // the test runs on a copy that has it.
+    // The invariants of the new mode, on a copy that has it: its lanes, the
+    // block shape and race freedom (the mode itself can privatize buffers,
+    // a stack temporary per `:p` iteration, Privatization.h).
     OwningOpRef<KernelOp> copy = state.getKernel().clone();
     auto copyScope = cast<ScopeOp>(*resolveNode(*copy, request.location));
     copyScope.setMode(mode);
-    // One block shape per launch: every phase of the kernel agrees.
-    if (mode == Mode::gpu_block)
-      if (std::optional<BlockShapeMismatch> mismatch =
-              findBlockShapeMismatch(*copy))
-        return failBlockShapes(request, errorLoc,
-                               "the phases of the kernel would have ",
-                               *mismatch);
-    MoveState copyState(*copy, options);
-    if (std::optional<Conflict> conflict =
-            findConcurrencyConflict(copyState, copyScope)) {
-      DiagnosedSilenceableFailure d =
-          fail(request, errorLoc,
-               "two iterations of the scope would run concurrently and "
-               "conflict: " +
-                   conflict->describe());
-      d.attachNote(conflict->first.getLoc()) << "this leaf";
-      d.attachNote(conflict->second.getLoc()) << "conflicts with this leaf";
+    auto failInvariant = [&](const Twine &message,
+                             const InvariantViolation &violation) {
+      DiagnosedSilenceableFailure d = fail(request, errorLoc, message);
+      violation.attachNotes(d);
       return d;
-    }
+    };
+    if (mode == Mode::vector)
+      if (std::optional<InvariantViolation> violation =
+              findVectorLaneViolation(copyScope))
+        return failInvariant(violation->reason, *violation);
+    if (mode == Mode::gpu_block)
+      if (std::optional<InvariantViolation> violation =
+              findBlockShapeViolation(*copy))
+        return failInvariant("the phases of the kernel would have " +
+                                 violation->reason,
+                             *violation);
+    if (!isConcurrentMode(mode))
+      return DiagnosedSilenceableFailure::success();
+    DependenceAnalysis deps(*copy);
+    if (std::optional<InvariantViolation> violation =
+            findRaceViolation(deps, copyScope,
+                                  state.getOptions().reassociate))
+      return failInvariant("the scope would race: " + violation->reason,
+                           *violation);
     return DiagnosedSilenceableFailure::success();
   }
 
@@ -261,65 +143,54 @@ public:
   }
 
 private:
-  /// Shape conditions of `:v`: the failure to report, or nullopt if fine.
+  /// The target's size for the mode: the failure to report, or nullopt.
   std::optional<DiagnosedSilenceableFailure>
-  checkVectorShape(MoveState &state, const MoveRequest &request,
-                   Location errorLoc, ScopeOp scope) const {
-    auto leaf = dyn_cast<LeafOp>(scope.getBlock().front());
-    if (!leaf || !llvm::hasSingleElement(scope.getBlock())) {
-      DiagnosedSilenceableFailure d =
-          fail(request, errorLoc,
-               "a vector scope must hold exactly one leaf and nothing else");
-      d.attachNote(scope.getLoc()) << "the scope";
-      return std::move(d);
+  checkTargetSize(MoveState &state, const MoveRequest &request,
+                  Location errorLoc, ScopeOp scope) const {
+    const TargetDescription &target = state.getOptions().target;
+    int64_t size = scope.getSize();
+    std::string problem;
+    switch (mode) {
+    case Mode::unroll:
+      if (size > target.unrollLimit)
+        problem = "scope size " + std::to_string(size) +
+                  " exceeds the unroll limit " +
+                  std::to_string(target.unrollLimit);
+      break;
+    case Mode::vector: {
+      // The mode rules made the body one leaf.
+      auto leaf = cast<LeafOp>(scope.getBlock().front());
+      Type type = state.getKernel().lookupArray(leaf.getArray()).getElementType();
+      int64_t lanes = target.getVectorLanes(type);
+      if (size != lanes) {
+        std::string typeName;
+        llvm::raw_string_ostream(typeName) << type;
+        problem = "vector scope size " + std::to_string(size) +
+                  " does not match the vector width: " +
+                  std::to_string(lanes) + " " + typeName + " lanes in " +
+                  std::to_string(target.vectorBytes) + " bytes";
+      }
+      break;
     }
-    BufferOp out = state.getKernel().lookupArray(leaf.getArray());
-    Type type = out.getElementType();
-    int64_t bytes = (type.getIntOrFloatBitWidth() + 7) / 8;
-    int64_t lanes = state.getOptions().vectorBytes / bytes;
-    if (static_cast<int64_t>(scope.getSize()) != lanes) {
-      std::string typeName;
-      llvm::raw_string_ostream(typeName) << type;
-      DiagnosedSilenceableFailure d =
-          fail(request, errorLoc,
-               "vector scope size " + Twine(scope.getSize()) +
-                   " does not match the vector width: " + Twine(lanes) + " " +
-                   typeName + " lanes in " +
-                   Twine(state.getOptions().vectorBytes) + " bytes");
-      d.attachNote(scope.getLoc()) << "the scope";
-      return std::move(d);
+    case Mode::gpu_block:
+      if (size > target.maxBlockSize)
+        problem = "scope size " + std::to_string(size) + " exceeds " +
+                  std::to_string(target.maxBlockSize) + " threads per block";
+      break;
+    case Mode::gpu_warp:
+      if (size != target.warpSize)
+        problem = "a warp scope must have the warp size " +
+                  std::to_string(target.warpSize) + ", not " +
+                  std::to_string(size);
+      break;
+    default:
+      break;
     }
-    unsigned d = scope.getDepth();
-    KernelOp kernel = state.getKernel();
-    auto forms = [](AffineMap map) {
-      SmallVector<LinearForm, 4> out;
-      for (AffineExpr e : map.getResults())
-        out.push_back(*getLinearForm(e));
-      return out;
-    };
-    // The output first, then every operand access, in the physical layout.
-    SmallVector<std::pair<StringRef, AffineMap>, 3> accesses = {
-        {leaf.getArray(), leaf.getIndices()}};
-    for (Attribute input : leaf.getInputs())
-      if (auto access = dyn_cast<AccessAttr>(input))
-        accesses.push_back({access.getArray().getValue(), access.getIndices()});
-    for (auto [i, access] : llvm::enumerate(accesses)) {
-      auto [array, map] = access;
-      int64_t stride =
-          getStrideAlong(kernel.lookupArray(array), forms(map), d);
-      bool isOutput = i == 0;
-      if (stride == 1 || (!isOutput && stride == 0))
-        continue;
-      DiagnosedSilenceableFailure diag = fail(
-          request, errorLoc,
-          (isOutput ? "the output '" : "operand '") + array + "' moves by " +
-              Twine(stride) + " element(s) per lane; " +
-              (isOutput ? "vector stores need stride 1"
-                        : "vector loads need stride 0 or 1"));
-      diag.attachNote(leaf.getLoc()) << "the leaf";
-      return std::move(diag);
-    }
-    return std::nullopt;
+    if (problem.empty())
+      return std::nullopt;
+    DiagnosedSilenceableFailure d = fail(request, errorLoc, problem);
+    d.attachNote(scope.getLoc()) << "the scope";
+    return std::move(d);
   }
 
   Mode mode;
@@ -352,30 +223,26 @@ public:
       return failWithNote(request, errorLoc,
                           "the node is not a scope with a mode", node,
                           "this node");
-    Mode needed = scope.getMode() == Mode::gpu_grid    ? Mode::gpu_block
-                  : scope.getMode() == Mode::gpu_block ? Mode::gpu_warp
-                                                       : Mode::seq;
-    // A block needs some grid around it, a warp some block: refuse only if
-    // this scope is the one that provides it.
-    if (needed != Mode::seq) {
-      Mode provided = scope.getMode();
-      ScopeOp orphan;
-      scope.getBody().walk([&](ScopeOp inner) {
-        if (inner.getMode() != needed)
+    // A `:b` needs some `:g` around it, a `:w` some `:b`
+    // (getRequiredEnclosingMode): refuse only if this scope is the one that
+    // provides it.
+    Mode provided = scope.getMode();
+    ScopeOp orphan;
+    scope.getBody().walk([&](ScopeOp inner) {
+      if (getRequiredEnclosingMode(inner.getMode()) != provided)
+        return WalkResult::advance();
+      for (auto p = inner->getParentOfType<ScopeOp>(); p;
+           p = p->getParentOfType<ScopeOp>())
+        if (p != scope && p.getMode() == provided)
           return WalkResult::advance();
-        for (auto p = inner->getParentOfType<ScopeOp>(); p;
-             p = p->getParentOfType<ScopeOp>())
-          if (p != scope && p.getMode() == provided)
-            return WalkResult::advance();
-        orphan = inner;
-        return WalkResult::interrupt();
-      });
-      if (orphan)
-        return failWithNote(request, errorLoc,
-                            "the scope encloses a " + suffixOf(needed) +
-                                " scope that needs it; clear that one first",
-                            orphan, "this scope");
-    }
+      orphan = inner;
+      return WalkResult::interrupt();
+    });
+    if (orphan)
+      return failWithNote(request, errorLoc,
+                          "the scope encloses a " + suffixOf(orphan.getMode()) +
+                              " scope that needs it; clear that one first",
+                          orphan, "this scope");
     return DiagnosedSilenceableFailure::success();
   }
 
@@ -388,52 +255,6 @@ public:
   }
 };
 } // namespace
-
-bool perfdojo::moves::isConcurrentMode(Mode mode) {
-  return mode == Mode::parallel || mode == Mode::vector || isGpu(mode);
-}
-
-std::optional<Conflict> perfdojo::moves::findConcurrencyConflict(
-    MoveState &state, ScopeOp scope) {
-  ConcurrencyQuery query = getConcurrencyQuery(scope);
-  return state.getDependences().findConflict(
-      query.leaves, query.leaves, query.relations,
-      DependenceOptions{state.getOptions().reassociate, /*concurrency=*/true});
-}
-
-DiagnosedSilenceableFailure
-perfdojo::moves::verifyBlockShapes(KernelOp kernel, const MoveRequest &request,
-                                   Location errorLoc) {
-  if (std::optional<BlockShapeMismatch> mismatch =
-          findBlockShapeMismatch(kernel))
-    return failBlockShapes(request, errorLoc,
-                           "the result would give the phases of a kernel ",
-                           *mismatch);
-  return DiagnosedSilenceableFailure::success();
-}
-
-DiagnosedSilenceableFailure perfdojo::moves::verifyConcurrentScopes(
-    KernelOp kernel, const MoveRequest &request, Location errorLoc,
-    const MoveOptions &options) {
-  MoveState state(kernel, options);
-  for (ScopeOp scope : collectScopes(kernel)) {
-    if (!isConcurrentMode(scope.getMode()))
-      continue;
-    std::optional<Conflict> conflict = findConcurrencyConflict(state, scope);
-    if (!conflict)
-      continue;
-    DiagnosedSilenceableFailure d =
-        fail(request, errorLoc,
-             "the result would make the " + suffixOf(scope.getMode()) +
-                 " scope race: two of its iterations conflict: " +
-                 conflict->describe());
-    d.attachNote(scope.getLoc()) << "the scope";
-    d.attachNote(conflict->first.getLoc()) << "this leaf";
-    d.attachNote(conflict->second.getLoc()) << "conflicts with this leaf";
-    return d;
-  }
-  return DiagnosedSilenceableFailure::success();
-}
 
 #define PERFDOJO_SET_MODE(FN, MODE, NAME, SUMMARY)                             \
   const Move *perfdojo::moves::FN() {                                          \

@@ -94,7 +94,7 @@ struct Overlap {
 /// iteration of the common scopes.
 bool isReadCovered(ArrayRef<LeafOp> leaves, LeafOp reader, AffineMap read,
                    ArrayRef<StringRef> arrays) {
-  SmallVector<int64_t, 8> readerSizes = getIterationSizes(reader);
+  SmallVector<int64_t, 8> readerSizes = getLeafBoxSizes(reader);
   for (LeafOp writer : leaves) {
     if (writer == reader)
       return false;
@@ -103,7 +103,7 @@ bool isReadCovered(ArrayRef<LeafOp> leaves, LeafOp reader, AffineMap read,
         !isSameIndexList(writer.getIndices(), read))
       continue;
     unsigned common = getCommonScopeCount(writer, reader);
-    SmallVector<int64_t, 8> writerSizes = getIterationSizes(writer);
+    SmallVector<int64_t, 8> writerSizes = getLeafBoxSizes(writer);
     bool fits = true;
     for (AffineExpr e : read.getResults()) {
       LinearForm form = *getLinearForm(e);

@@ -157,7 +157,7 @@ public:
     for (const ArrayAccess &access :
          collectArrayAccesses(state.getKernel(), buffer)) {
       SplitIndex split =
-          splitIndex(access.indices[k], f, getIterationSizes(access.leaf));
+          splitIndex(access.indices[k], f, getLeafBoxSizes(access.leaf));
       if (split.ok)
         continue;
       return failWithNote(
@@ -182,7 +182,7 @@ public:
     int64_t f = request.params[0];
     rewriteArrayAccesses(kernel, buffer, [&](const ArrayAccess &access) {
       SplitIndex split =
-          splitIndex(access.indices[k], f, getIterationSizes(access.leaf));
+          splitIndex(access.indices[k], f, getLeafBoxSizes(access.leaf));
       SmallVector<LinearForm, 4> indices(access.indices);
       indices[k] = split.high;
       indices.insert(indices.begin() + k + 1, split.low);

@@ -101,7 +101,7 @@ AffineMap getNestIndex(unsigned depth, unsigned rank, MLIRContext *ctx) {
 bool writesWholeArray(LeafOp leaf, ArrayRef<int64_t> shape, unsigned depth) {
   if (leaf.getReduce() != ReduceKind::none)
     return false;
-  SmallVector<int64_t, 8> sizes = getIterationSizes(leaf);
+  SmallVector<int64_t, 8> sizes = getLeafBoxSizes(leaf);
   llvm::SmallDenseSet<unsigned, 4> used;
   for (auto [j, expr] : llvm::enumerate(leaf.getIndices().getResults())) {
     std::optional<LinearForm> form = getLinearForm(expr);
@@ -355,14 +355,8 @@ public:
     OwningOpRef<KernelOp> copy = kernel.clone();
     MoveState copyState(*copy, state.getOptions());
     MoveRequest inverse = rewrite(copyState, request);
-    if (std::optional<UnaddressableAccess> access = findUnaddressableAccess(
-            *copy, lookupBuffer(*copy, inverse.location))) {
-      DiagnosedSilenceableFailure d =
-          fail(request, errorLoc, access->message + " (B8)");
-      d.attachNote(access->leaf.getLoc()) << "the access";
-      return d;
-    }
-    return DiagnosedSilenceableFailure::success();
+    return checkRegisterAddressing(
+        *copy, lookupBuffer(*copy, inverse.location), request, errorLoc);
   }
 
   MoveRequest rewrite(MoveState &state,

@@ -90,9 +90,8 @@ inline void placeInternalBuffers(Game &game) {
 /// writes.
 inline int64_t getVectorLanes(dojo::KernelOp kernel, dojo::LeafOp leaf,
                               const MoveOptions &options) {
-  mlir::Type type = kernel.lookupArray(leaf.getArray()).getElementType();
-  int64_t bytes = std::max<int64_t>(1, type.getIntOrFloatBitWidth() / 8);
-  return std::max<int64_t>(1, options.vectorBytes / bytes);
+  return options.target.getVectorLanes(
+      kernel.lookupArray(leaf.getArray()).getElementType());
 }
 
 /// The scope a move's location names, or null.

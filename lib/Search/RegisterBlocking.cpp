@@ -95,10 +95,10 @@ llvm::SmallVector<int64_t> getDivisors(int64_t n, int64_t max) {
 }
 
 /// Register tiles: rows x vectors accumulators within 3/4 of the vector
-/// registers (32 with 64-byte vectors, else 16), ranked by FMAs per load
+/// registers of the target, ranked by FMAs per load
 /// (r*u / (r+u)), then by size. Scalar tiles (W = 1) take up to 12 columns.
 void rankTiles(BlockSite &site, const MoveOptions &options) {
-  int64_t registers = options.vectorBytes >= 64 ? 32 : 16;
+  int64_t registers = options.target.vectorRegisters;
   int64_t maxAccumulators = registers * 3 / 4;
   int64_t rowSize = site.row ? site.sizes[*site.row] : 1;
   struct Ranked {
@@ -177,7 +177,7 @@ std::optional<BlockSite> analyzeSite(KernelOp kernel, LeafOp leaf,
     contiguous.push_back(access.getIndices());
   }
   site.width = getVectorLanes(kernel, leaf, options);
-  site.elementBytes = std::max<int64_t>(1, options.vectorBytes / site.width);
+  site.elementBytes = std::max<int64_t>(1, options.target.vectorBytes / site.width);
   int64_t laneSize = site.sizes[site.lane];
   if (laneSize < 2)
     return std::nullopt;

@@ -10,7 +10,7 @@
 
 //--- lanes.mlir
 // A new last dimension multiplies the stride of the lane dimension by 4.
-// expected-error @+1 {{'expand_dim t.1 4 0': the new layout of 't' would make the output of a vector leaf move by 4 element(s) per lane; vector stores need stride 1 (clear the mode first)}}
+// expected-error @+1 {{'expand_dim t.1 4 0': the new layout of 't' would break a vector leaf: the output 't' moves by 4 element(s) per lane; vector stores need stride 1 (clear the mode first)}}
 dojo.kernel @negative_lanes {
   dojo.buffer x f32 [4, 16] heap in
   dojo.buffer t f32 [16] stack
@@ -145,7 +145,7 @@ dojo.kernel @negative_capacity {
   dojo.buffer t f32 [32] reg
   dojo.buffer y f32 [4, 32] heap out
   dojo.scope 4 {
-    dojo.scope 32 {
+    dojo.scope 32:u {
       dojo.leaf t[{1}] = x[{0}, {1}]
       dojo.leaf y[{0}, {1}] = t[{1}]
     }

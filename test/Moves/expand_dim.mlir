@@ -32,7 +32,7 @@
 // CHECK-NEXT:      dojo.scope 8 {
 // CHECK-NEXT:        dojo.leaf y[{0}, {1}] = x[{0}, {1}] / t[{0}]
 
-// BEFORE: illegal: 'set_parallel t#0@0': two iterations of the scope would run concurrently and conflict
+// BEFORE: illegal: 'set_parallel t#0@0': the scope would race: two of its iterations conflict
 // AFTER:  'set_parallel t#0@0' is legal
 
 // INTERP: output y f32 [4, 8]: sum [[SUM:[-+.0-9e]+]], l2 [[L2:[-+.0-9e]+]]

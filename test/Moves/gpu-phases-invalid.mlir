@@ -12,7 +12,7 @@
 // One phase alone in a sequential scope: no barrier between its iterations,
 // so thread j+1 in iteration 0 and thread j in iteration 1 both write
 // t[i, j+1] and may run at the same time.
-// expected-error @+1 {{'set_gpu_block y@2': two iterations of the scope would run concurrently and conflict: write of 't' in `t[{0}, {1}+{2}] = x[{0}, {1}, {2}]` conflicts with the write of 't' in `t[{0}, {1}+{2}] = x[{0}, {1}, {2}]`}}
+// expected-error @+1 {{'set_gpu_block y@2': the scope would race: two of its iterations conflict: write of 't' in `t[{0}, {1}+{2}] = x[{0}, {1}, {2}]` conflicts with the write of 't' in `t[{0}, {1}+{2}] = x[{0}, {1}, {2}]`}}
 dojo.kernel @negative_one_phase_across_iterations {
   dojo.buffer x f32 [4, 2, 8] heap in
   dojo.buffer t f32 [4, 9] heap
@@ -32,7 +32,7 @@ dojo.kernel @negative_one_phase_across_iterations {
 //--- sub.mlir
 // Two `:b` subtrees inside one phase are not separated by a barrier: the
 // second reads what other threads of the first write.
-// expected-error @+1 {{'set_gpu_block y@2': two iterations of the scope would run concurrently and conflict: write of 't' in `t[{0}, {1}*4+{2}] = x[{0}, {1}, {2}]` conflicts with the read of 't' in `y[{0}, {1}, {2}] = t[{0}, {1}*4-{2}+3]`}}
+// expected-error @+1 {{'set_gpu_block y@2': the scope would race: two of its iterations conflict: write of 't' in `t[{0}, {1}*4+{2}] = x[{0}, {1}, {2}]` conflicts with the read of 't' in `y[{0}, {1}, {2}] = t[{0}, {1}*4-{2}+3]`}}
 dojo.kernel @negative_sub_phases {
   dojo.buffer x f32 [4, 2, 4] heap in
   dojo.buffer t f32 [4, 8] heap

@@ -5,7 +5,7 @@
 
 // Materializing the second dimension multiplies the stride of the lane
 // dimension by 4.
-// expected-error @+1 {{'materialize_dims t.1': the new layout of 't' would make the output of a vector leaf move by 4 element(s) per lane; vector stores need stride 1 (clear the mode first)}}
+// expected-error @+1 {{'materialize_dims t.1': the new layout of 't' would break a vector leaf: the output 't' moves by 4 element(s) per lane; vector stores need stride 1 (clear the mode first)}}
 dojo.kernel @negative_lanes {
   dojo.buffer x f32 [4, 16] heap in
   dojo.buffer t f32 [16, 4:N] stack

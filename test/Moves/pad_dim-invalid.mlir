@@ -47,14 +47,15 @@ dojo.kernel @negative_reused {
 // RUN: perfdojo-opt %t/negative_capacity.mlir --dojo-apply="pad_dim t.1 1" -verify-diagnostics
 
 // A register buffer of 8 x 8 elements fills the budget of 64; padding the
-// rows would need 72.
+// rows would need 72. (Unrolled scopes: only constants may index a
+// register.)
 // expected-error @+1 {{'pad_dim t.1 1': padding would exceed the capacity of reg: 't' would allocate 72 elements, over the register budget of 64 elements}}
 dojo.kernel @negative_capacity {
   // expected-note @+1 {{declared here}}
   dojo.buffer t f32 [8, 8] reg
   dojo.buffer y f32 [8, 8] heap out
-  dojo.scope 8 {
-    dojo.scope 8 {
+  dojo.scope 8:u {
+    dojo.scope 8:u {
       dojo.leaf t[{0}, {1}] = 1.0
       dojo.leaf y[{0}, {1}] = t[{0}, {1}]
     }
@@ -66,7 +67,7 @@ dojo.kernel @negative_capacity {
 
 // The `:v` leaf reads a column of t: one element per lane while rows have
 // one element, two once they are padded.
-// expected-error @+1 {{'pad_dim t.1 1': the new layout of 't' would make an operand of a vector leaf move by 2 element(s) per lane; vector loads need stride 0 or 1 (clear the mode first)}}
+// expected-error @+1 {{'pad_dim t.1 1': the new layout of 't' would break a vector leaf: operand 't' moves by 2 element(s) per lane; vector loads need stride 0 or 1 (clear the mode first)}}
 dojo.kernel @negative_vector_lanes {
   dojo.buffer t f32 [16, 1] stack
   dojo.buffer y f32 [16] heap out

@@ -11,7 +11,7 @@
 
 //--- parallel.mlir
 // A heap buffer is never private: every row writes the same t[{1}].
-// expected-error @+1 {{'set_parallel y@0': two iterations of the scope would run concurrently and conflict: write of 't' in `t[{1}] = exp(x[{0}, {1}])` conflicts with the write of 't' in `t[{1}] = exp(x[{0}, {1}])`}}
+// expected-error @+1 {{'set_parallel y@0': the scope would race: two of its iterations conflict: write of 't' in `t[{1}] = exp(x[{0}, {1}])` conflicts with the write of 't' in `t[{1}] = exp(x[{0}, {1}])`}}
 dojo.kernel @negative_heap {
   dojo.buffer x f32 [4, 8] heap in
   dojo.buffer t f32 [8] heap
@@ -33,7 +33,7 @@ dojo.kernel @negative_heap {
 // Read not covered: in step j the row reads t[7-j], which for j < 4 this row
 // has not written yet (the previous row's value flows in). So t stays
 // shared, and the rows race on it.
-// expected-error @+1 {{'set_parallel y@0': two iterations of the scope would run concurrently and conflict: write of 't' in `t[{1}] = x[{0}, {1}]` conflicts with the write of 't' in `t[{1}] = x[{0}, {1}]`}}
+// expected-error @+1 {{'set_parallel y@0': the scope would race: two of its iterations conflict: write of 't' in `t[{1}] = x[{0}, {1}]` conflicts with the write of 't' in `t[{1}] = x[{0}, {1}]`}}
 dojo.kernel @negative_not_covered {
   dojo.buffer x f32 [4, 8] heap in
   dojo.buffer t f32 [8] stack
@@ -52,7 +52,7 @@ dojo.kernel @negative_not_covered {
 
 // An access outside the parallel scope: t carries a running sum across the
 // rows, so it cannot be private to one row.
-// expected-error @+1 {{'set_parallel y@0': two iterations of the scope would run concurrently and conflict: reduction of 't' in `t[{1}] += x[{0}, {1}]` conflicts with the reduction of 't' in `t[{1}] += x[{0}, {1}]`}}
+// expected-error @+1 {{'set_parallel y@0': the scope would race: two of its iterations conflict: reduction of 't' in `t[{1}] += x[{0}, {1}]` conflicts with the reduction of 't' in `t[{1}] += x[{0}, {1}]`}}
 dojo.kernel @negative_outside {
   dojo.buffer x f32 [4, 8] heap in
   dojo.buffer t f32 [8] stack
@@ -75,7 +75,7 @@ dojo.kernel @negative_outside {
 // -----
 
 // A `:N` register accumulator in the heap: one slot for all rows.
-// expected-error @+1 {{'set_parallel y@0': two iterations of the scope would run concurrently and conflict: write of 't' in `t[{0}] = 0` conflicts with the write of 't' in `t[{0}] = 0`}}
+// expected-error @+1 {{'set_parallel y@0': the scope would race: two of its iterations conflict: write of 't' in `t[{0}] = 0` conflicts with the write of 't' in `t[{0}] = 0`}}
 dojo.kernel @negative_heap_reused {
   dojo.buffer x f32 [4, 8] heap in
   dojo.buffer t f32 [4:N] heap

@@ -140,7 +140,7 @@ dojo.kernel @negative_mode {
     dojo.leaf s[{0}] = 0.0
     dojo.scope 8 {
       // expected-note @+1 {{scope with a mode}}
-      dojo.scope 2:p {
+      dojo.scope 2:v {
         dojo.leaf s[{0}] += x[{0}, {1}*2+{2}]
       }
     }

@@ -14,7 +14,7 @@ dojo.kernel @negative_clear_unroll {
   dojo.buffer y f32 [4, 8] heap out
   dojo.scope 4 {
     dojo.scope 8:u {
-      // expected-note @+1 {{the access, after the move}}
+      // expected-note @+1 {{the access}}
       dojo.leaf t[{0}, {1}] = 1.0
       dojo.leaf y[{0}, {1}] = t[{0}, {1}]
     }
@@ -31,7 +31,7 @@ dojo.kernel @negative_materialize {
   dojo.buffer y f32 [4, 8] heap out
   dojo.scope 4 {
     dojo.scope 8:u {
-      // expected-note @+1 {{the access, after the move}}
+      // expected-note @+1 {{the access}}
       dojo.leaf t[{0}, {1}] = 1.0
       dojo.leaf y[{0}, {1}] = t[{0}, {1}]
     }

@@ -5,10 +5,10 @@
 // RUN: perfdojo-opt %t/warp-size.mlir --dojo-apply="set_gpu_warp y@2" -verify-diagnostics
 
 //--- grid.mlir
-// expected-error @below {{'set_gpu_grid y@1': a grid scope cannot be inside a block, warp or parallel scope}}
+// expected-error @below {{'set_gpu_grid y@1': a :g (GPU grid) scope cannot be nested in a :p (parallel) scope}}
 dojo.kernel @negative_grid_in_parallel {
   dojo.buffer y f32 [4, 8] heap out
-  // expected-note @below {{enclosing scope}}
+  // expected-note @below {{the enclosing scope}}
   dojo.scope 4:p {
     dojo.scope 8 {
       dojo.leaf y[{0}, {1}] = 0
@@ -18,12 +18,12 @@ dojo.kernel @negative_grid_in_parallel {
 
 // -----
 
-// expected-error @below {{'set_gpu_grid y@1': a grid scope cannot enclose a parallel scope}}
+// expected-error @below {{'set_gpu_grid y@1': a :g (GPU grid) scope cannot enclose a :p (parallel) scope}}
 dojo.kernel @negative_grid_around_parallel {
   dojo.buffer y f32 [4, 4, 8] heap out
   dojo.scope 4 {
     dojo.scope 4 {
-      // expected-note @below {{this scope}}
+      // expected-note @below {{the enclosed scope}}
       dojo.scope 8:p {
         dojo.leaf y[{0}, {1}, {2}] = 0
       }
@@ -32,7 +32,7 @@ dojo.kernel @negative_grid_around_parallel {
 }
 
 //--- block.mlir
-// expected-error @below {{'set_gpu_block y@1': a block scope must be inside a grid scope (:g)}}
+// expected-error @below {{'set_gpu_block y@1': a :b (GPU block) scope must be nested in a :g (GPU grid) scope}}
 dojo.kernel @negative_block_without_grid {
   dojo.buffer y f32 [4, 8] heap out
   dojo.scope 4 {
@@ -45,12 +45,12 @@ dojo.kernel @negative_block_without_grid {
 
 // -----
 
-// expected-error @below {{'set_gpu_block y@1': a block scope cannot enclose a grid or parallel scope}}
+// expected-error @below {{'set_gpu_block y@1': a :b (GPU block) scope cannot enclose a :g (GPU grid) scope}}
 dojo.kernel @negative_block_around_grid {
   dojo.buffer y f32 [4, 4, 8] heap out
   dojo.scope 4:g {
     dojo.scope 4 {
-      // expected-note @below {{this scope}}
+      // expected-note @below {{the enclosed scope}}
       dojo.scope 8:g {
         dojo.leaf y[{0}, {1}, {2}] = 0
       }
@@ -72,7 +72,7 @@ dojo.kernel @negative_block_too_large {
 }
 
 //--- warp.mlir
-// expected-error @below {{'set_gpu_warp y@1': a warp scope must be inside a block scope (:b)}}
+// expected-error @below {{'set_gpu_warp y@1': a :w (GPU warp) scope must be nested in a :b (GPU block) scope}}
 dojo.kernel @negative_warp_without_block {
   dojo.buffer y f32 [4, 32] heap out
   dojo.scope 4:g {

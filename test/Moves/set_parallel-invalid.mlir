@@ -1,9 +1,9 @@
 // RUN: perfdojo-opt %s -split-input-file --dojo-apply="set_parallel y@1" -verify-diagnostics
 
-// expected-error @below {{'set_parallel y@1': the scope is inside an unrolled scope, which cannot enclose parallel or GPU scopes}}
+// expected-error @below {{'set_parallel y@1': a :p (parallel) scope cannot be nested in a :u (unrolled) scope}}
 dojo.kernel @negative_inside_unroll {
   dojo.buffer y f32 [4, 8] heap out
-  // expected-note @below {{enclosing scope}}
+  // expected-note @below {{the enclosing scope}}
   dojo.scope 4:u {
     dojo.scope 8 {
       dojo.leaf y[{0}, {1}] = 0
@@ -13,10 +13,10 @@ dojo.kernel @negative_inside_unroll {
 
 // -----
 
-// expected-error @below {{'set_parallel y@1': the scope is already inside a parallel or GPU scope}}
+// expected-error @below {{'set_parallel y@1': a :p (parallel) scope cannot be nested in a :p (parallel) scope}}
 dojo.kernel @negative_inside_parallel {
   dojo.buffer y f32 [4, 8] heap out
-  // expected-note @below {{enclosing scope}}
+  // expected-note @below {{the enclosing scope}}
   dojo.scope 4:p {
     dojo.scope 8 {
       dojo.leaf y[{0}, {1}] = 0
@@ -26,12 +26,12 @@ dojo.kernel @negative_inside_parallel {
 
 // -----
 
-// expected-error @below {{'set_parallel y@1': the scope encloses a parallel or GPU scope}}
+// expected-error @below {{'set_parallel y@1': a :p (parallel) scope cannot enclose a :p (parallel) scope}}
 dojo.kernel @negative_encloses_parallel {
   dojo.buffer y f32 [4, 4, 8] heap out
   dojo.scope 4 {
     dojo.scope 4 {
-      // expected-note @below {{this scope}}
+      // expected-note @below {{the enclosed scope}}
       dojo.scope 8:p {
         dojo.leaf y[{0}, {1}, {2}] = 0
       }
@@ -43,7 +43,7 @@ dojo.kernel @negative_encloses_parallel {
 
 // Every iteration of the inner scope accumulates into the same y[{0}]:
 // reductions race when iterations run concurrently.
-// expected-error @below {{'set_parallel y@1': two iterations of the scope would run concurrently and conflict: reduction of 'y' in `y[{0}] += x[{0}, {1}]` conflicts with the reduction of 'y' in `y[{0}] += x[{0}, {1}]`}}
+// expected-error @below {{'set_parallel y@1': the scope would race: two of its iterations conflict: reduction of 'y' in `y[{0}] += x[{0}, {1}]` conflicts with the reduction of 'y' in `y[{0}] += x[{0}, {1}]`}}
 dojo.kernel @negative_race {
   dojo.buffer x f32 [4, 8] heap in
   dojo.buffer y f32 [4] heap inout

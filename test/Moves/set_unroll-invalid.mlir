@@ -37,12 +37,12 @@ dojo.kernel @negative_too_large {
 
 // -----
 
-// expected-error @below {{'set_unroll y@1': an unrolled scope cannot enclose a parallel or GPU scope}}
+// expected-error @below {{'set_unroll y@1': a :u (unrolled) scope cannot enclose a :p (parallel) scope}}
 dojo.kernel @negative_encloses_parallel {
   dojo.buffer y f32 [4, 4, 8] heap out
   dojo.scope 4 {
     dojo.scope 4 {
-      // expected-note @below {{this scope}}
+      // expected-note @below {{the enclosed scope}}
       dojo.scope 8:p {
         dojo.leaf y[{0}, {1}, {2}] = 0
       }

@@ -1,6 +1,6 @@
 // RUN: perfdojo-opt %s -split-input-file --dojo-apply="set_vector y@1" -verify-diagnostics
 
-// expected-error @below {{'set_vector y@1': a vector scope must hold exactly one leaf and nothing else}}
+// expected-error @below {{'set_vector y@1': a :v (vector) scope must hold exactly one leaf and nothing else}}
 dojo.kernel @negative_two_leaves {
   dojo.buffer y f32 [4, 16] heap out
   dojo.buffer z f32 [4, 16] heap out
@@ -33,7 +33,7 @@ dojo.kernel @negative_output_stride {
   dojo.buffer y f32 [16, 16] heap out
   dojo.scope 16 {
     dojo.scope 16 {
-      // expected-note @below {{the leaf}}
+      // expected-note @below {{the vector leaf}}
       dojo.leaf y[{1}, {0}] = 0
     }
   }
@@ -47,7 +47,7 @@ dojo.kernel @negative_operand_stride {
   dojo.buffer y f32 [2, 16] heap out
   dojo.scope 2 {
     dojo.scope 16 {
-      // expected-note @below {{the leaf}}
+      // expected-note @below {{the vector leaf}}
       dojo.leaf y[{0}, {1}] = x[{1}*2+{0}]
     }
   }
@@ -55,15 +55,17 @@ dojo.kernel @negative_operand_stride {
 
 // -----
 
-// Lane i reads the element lane i+1 writes.
-// expected-error @below {{'set_vector y@1': two iterations of the scope would run concurrently and conflict}}
+// Lane i+1 reads the element lane i writes, but every lane reads before any
+// lane writes. (The other way round, y[{0}, {1}] = y[{0}, {1}+1], keeps the
+// sequential result: set_vector.mlir.)
+// expected-error @below {{'set_vector y@1': the scope would race: a lane would read what an earlier lane writes, but lanes read before they write: write of 'y' in `y[{0}, {1}+1] = y[{0}, {1}]` conflicts with the read of 'y' in `y[{0}, {1}+1] = y[{0}, {1}]`}}
 dojo.kernel @negative_lane_conflict {
   dojo.buffer y f32 [2, 17] heap inout
   dojo.scope 2 {
     dojo.scope 16 {
       // expected-note @below {{conflicts with this leaf}}
       // expected-note @below {{this leaf}}
-      dojo.leaf y[{0}, {1}] = y[{0}, {1}+1]
+      dojo.leaf y[{0}, {1}+1] = y[{0}, {1}]
     }
   }
 }

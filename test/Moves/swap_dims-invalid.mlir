@@ -30,7 +30,7 @@ dojo.kernel @negative_last_dim {
 // -----
 
 // The output of the `:v` leaf would move by 4 elements per lane.
-// expected-error @+1 {{'swap_dims t.0': the new layout of 't' would make the output of a vector leaf move by 4 element(s) per lane; vector stores need stride 1 (clear the mode first)}}
+// expected-error @+1 {{'swap_dims t.0': the new layout of 't' would break a vector leaf: the output 't' moves by 4 element(s) per lane; vector stores need stride 1 (clear the mode first)}}
 dojo.kernel @negative_vector_lanes {
   dojo.buffer x f32 [4, 16] heap in
   dojo.buffer t f32 [4, 16] stack

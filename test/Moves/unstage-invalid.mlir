@@ -59,14 +59,14 @@ dojo.kernel @negative_direct_access {
 }
 
 //--- negative_declaration.mlir
-// x_s has a :N dimension: stage_region would not have declared it so.
+// x_s is padded: stage_region would not have declared it so.
 // RUN: perfdojo-opt %t/negative_declaration.mlir --dojo-apply="unstage x_s" -verify-diagnostics
 
 // expected-error @+1 {{'unstage x_s': 'x_s' is not declared as stage_region would declare it (its name, element type and extents as a copy of 'x', no padding, no :N, heap, stack or reg, right after 'x'); restore its layout first}}
 dojo.kernel @negative_declaration {
   dojo.buffer x f32 [4] heap in
   // expected-note @+1 {{declared here}}
-  dojo.buffer x_s f32 [4:N] stack
+  dojo.buffer x_s f32 [4+1] stack
   dojo.buffer y f32 [4] heap out
   dojo.scope 4 {
     dojo.leaf x_s[{0}] = x[{0}]

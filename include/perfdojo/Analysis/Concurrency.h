@@ -38,7 +38,7 @@ struct ConcurrencyQuery {
 };
 
 /// The query of the concurrent scope `scope` at depth d.
-///   `:p :v :g :w`  the leaves of the scope; x_<d = y_<d, x_d != y_d.
+///   `:p :g :w`     the leaves of the scope; x_<d = y_<d, x_d != y_d.
 ///   `:b`           the phase rule: the leaves of the scope's phase (its
 ///                  outermost `:b` ancestor, or itself) that have a `:b`
 ///                  scope at depth d; x_d != y_d; equal grid and outer `:b`
@@ -46,6 +46,18 @@ struct ConcurrencyQuery {
 ///                  iterations of the plain and `:u` scopes inside the
 ///                  kernel (no barrier orders them within one phase).
 ConcurrencyQuery getConcurrencyQuery(dojo::ScopeOp scope);
+
+/// The lanes of a `:v` scope run its single leaf as one SIMD operation:
+/// every lane reads its operands before any lane writes, writes land in lane
+/// order (to one element, the last lane wins) and reductions into one
+/// element combine as a tree. So the lanes keep the sequential result unless
+/// a lane reads an element that an earlier lane writes or reduces into, or,
+/// without reassociation, lanes reduce into one element. The first such
+/// pair of accesses (earlier lane first), or nullopt. This, not the query
+/// above, is the race-freedom condition of `:v`.
+std::optional<Conflict> findLaneConflict(DependenceAnalysis &deps,
+                                         dojo::ScopeOp vectorScope,
+                                         bool reassociate);
 
 /// The phase of a `:b` scope: its outermost `:b` ancestor, or itself.
 dojo::ScopeOp getPhaseRoot(dojo::ScopeOp blockScope);

@@ -25,6 +25,7 @@
 
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+#include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 
 #include "llvm/ADT/DenseMap.h"
 
@@ -119,9 +120,6 @@ private:
   llvm::DenseMap<mlir::Operation *, std::unique_ptr<LeafAccesses>> cache;
   llvm::DenseMap<mlir::Operation *, dojo::ScopeOp> privatizing;
 };
-
-/// Leaves of the subtree rooted at `op` (a scope or a leaf), in order.
-llvm::SmallVector<dojo::LeafOp> collectLeaves(mlir::Operation *op);
 
 } // namespace perfdojo
 

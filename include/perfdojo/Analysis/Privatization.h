@@ -14,6 +14,7 @@
 
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+#include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 
 #include <vector>
 
@@ -35,15 +36,6 @@ struct BufferAccess {
 /// a leaf before its operands). The read half of a reduction is a read.
 std::vector<BufferAccess> collectBufferAccesses(dojo::KernelOp kernel,
                                                 dojo::BufferOp buffer);
-
-/// Sizes of the scopes enclosing `leaf`, outermost first.
-llvm::SmallVector<int64_t, 8> getLeafBoxSizes(dojo::LeafOp leaf);
-
-/// The ancestor of `node` at `depth` (the node itself at its own depth).
-mlir::Operation *getAncestorAtDepth(mlir::Operation *node, unsigned depth);
-
-/// Number of scopes enclosing both `a` and `b`.
-unsigned getCommonScopeCount(dojo::LeafOp a, dojo::LeafOp b);
 
 /// Whether the plain write `write` writes, in every iteration of the scopes
 /// it shares with `read`, every element `read` reads there: the index forms

@@ -19,6 +19,7 @@
 
 #include "perfdojo/Analysis/Dependence.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
 
 #include "mlir/Dialect/Transform/Utils/DiagnosedSilenceableFailure.h"
 #include "llvm/Support/Error.h"
@@ -51,16 +52,9 @@ struct MoveOptions {
   /// Same-operator reductions may be reordered (float results then differ
   /// by rounding only). Off: bitwise-reproducible mode.
   bool reassociate = true;
-  /// Target facts the mode moves read. Defaults: x86-64 with AVX-512 and an
-  /// NVIDIA-like GPU.
-  int64_t vectorBytes = 64;    ///< a `:v` scope covers this many bytes
-  int64_t unrollLimit = 64;    ///< largest `:u` scope
-  int64_t maxBlockSize = 1024; ///< largest `:b` scope (threads per block)
-  int64_t warpSize = 32;       ///< size of a `:w` scope
-  /// Capacity of the locations `set_location` moves buffers to (allocated
-  /// storage, `:N` dimensions counting once).
-  int64_t stackBytes = int64_t(1) << 20; ///< largest `stack` buffer
-  int64_t registerElements = 64;         ///< largest `reg` buffer
+  /// The target the kernel is mapped for: the modes and sizes the mode
+  /// moves accept and the capacity of buffer locations.
+  TargetDescription target;
 };
 
 /// The kernel a move sees, with the analyses shared by all checks.

@@ -16,13 +16,11 @@
 #define PERFDOJO_MOVES_SELECTOR_H
 
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 
 #include "llvm/Support/Error.h"
 
 namespace perfdojo {
-
-/// Depth of a scope or leaf: the number of enclosing scopes.
-unsigned getNodeDepth(mlir::Operation *node);
 
 /// The canonical selector `a@d` / `a#k@d` of a scope or leaf.
 std::string getNodeSelector(mlir::Operation *node);

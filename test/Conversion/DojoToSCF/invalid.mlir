@@ -27,18 +27,6 @@ dojo.kernel @gpu_location {
 
 // -----
 
-dojo.kernel @vector_two_leaves {
-  dojo.buffer x f32 [16] heap in
-  dojo.buffer y f32 [16] heap out
-  // expected-error @below {{'dojo.scope' op a ':v' scope must hold exactly one leaf to be lowered to vector operations}}
-  dojo.scope 16:v {
-    dojo.leaf y[{0}] = x[{0}]
-    dojo.leaf y[{0}] = exp(y[{0}])
-  }
-}
-
-// -----
-
 dojo.kernel @integer_exp {
   dojo.buffer x i32 [4] heap in
   dojo.buffer y i32 [4] heap out

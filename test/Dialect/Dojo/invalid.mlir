@@ -98,7 +98,7 @@ dojo.kernel @negative_scope_empty {
 
 dojo.kernel @negative_vector_not_innermost {
   dojo.buffer y f32 [4, 8] heap out
-  // expected-error @below {{'dojo.scope' op a vector scope must be innermost, but it contains a scope of size 8}}
+  // expected-error @below {{'dojo.scope' op a :v (vector) scope must hold exactly one leaf and nothing else}}
   dojo.scope 4:v {
     dojo.scope 8 {
       dojo.leaf y[{0}, {1}] = 1
@@ -110,9 +110,9 @@ dojo.kernel @negative_vector_not_innermost {
 
 dojo.kernel @negative_parallel_in_gpu {
   dojo.buffer y f32 [4, 8] heap out
-  // expected-note @below {{enclosing :g scope here}}
+  // expected-note @below {{the enclosing scope}}
   dojo.scope 4:g {
-    // expected-error @below {{'dojo.scope' op scope mode :p cannot be nested in a parallel or GPU scope}}
+    // expected-error @below {{'dojo.scope' op a :p (parallel) scope cannot be nested in a :g (GPU grid) scope}}
     dojo.scope 8:p {
       dojo.leaf y[{0}, {1}] = 1
     }
@@ -123,8 +123,9 @@ dojo.kernel @negative_parallel_in_gpu {
 
 dojo.kernel @negative_unroll_encloses_parallel {
   dojo.buffer y f32 [4, 8] heap out
-  // expected-error @below {{'dojo.scope' op scope mode :u cannot enclose parallel or GPU scopes}}
+  // expected-note @below {{the enclosing scope}}
   dojo.scope 4:u {
+    // expected-error @below {{'dojo.scope' op a :p (parallel) scope cannot be nested in a :u (unrolled) scope}}
     dojo.scope 8:p {
       dojo.leaf y[{0}, {1}] = 1
     }
@@ -136,9 +137,9 @@ dojo.kernel @negative_unroll_encloses_parallel {
 dojo.kernel @negative_grid_in_block {
   dojo.buffer y f32 [2, 4, 8] heap out
   dojo.scope 2:g {
-    // expected-note @below {{enclosing :b scope here}}
+    // expected-note @below {{the enclosing scope}}
     dojo.scope 4:b {
-      // expected-error @below {{'dojo.scope' op scope mode :g cannot be nested in a block, warp or parallel scope}}
+      // expected-error @below {{'dojo.scope' op a :g (GPU grid) scope cannot be nested in a :b (GPU block) scope}}
       dojo.scope 8:g {
         dojo.leaf y[{0}, {1}, {2}] = 1
       }
@@ -150,7 +151,7 @@ dojo.kernel @negative_grid_in_block {
 
 dojo.kernel @negative_block_outside_grid {
   dojo.buffer y f32 [4] heap out
-  // expected-error @below {{'dojo.scope' op a GPU block scope (:b) must be nested in a grid scope (:g)}}
+  // expected-error @below {{'dojo.scope' op a :b (GPU block) scope must be nested in a :g (GPU grid) scope}}
   dojo.scope 4:b {
     dojo.leaf y[{0}] = 1
   }
@@ -162,9 +163,9 @@ dojo.kernel @negative_block_in_warp {
   dojo.buffer y f32 [2, 4, 8, 2] heap out
   dojo.scope 2:g {
     dojo.scope 4:b {
-      // expected-note @below {{enclosing :w scope here}}
+      // expected-note @below {{the enclosing scope}}
       dojo.scope 8:w {
-        // expected-error @below {{'dojo.scope' op scope mode :b cannot be nested in a warp scope}}
+        // expected-error @below {{'dojo.scope' op a :b (GPU block) scope cannot be nested in a :w (GPU warp) scope}}
         dojo.scope 2:b {
           dojo.leaf y[{0}, {1}, {2}, {3}] = 1
         }
@@ -178,7 +179,7 @@ dojo.kernel @negative_block_in_warp {
 dojo.kernel @negative_warp_outside_block {
   dojo.buffer y f32 [4, 8] heap out
   dojo.scope 4:g {
-    // expected-error @below {{'dojo.scope' op a GPU warp scope (:w) must be nested in a block scope (:b)}}
+    // expected-error @below {{'dojo.scope' op a :w (GPU warp) scope must be nested in a :b (GPU block) scope}}
     dojo.scope 8:w {
       dojo.leaf y[{0}, {1}] = 1
     }

@@ -10,11 +10,17 @@
 //   4. operands have the output's element type;
 //   5. inputs are never written, outputs are written, and no leaf reads
 //      scratch data before any leaf has written that array;
-//   6. scope modes nest legally.
+//   6. scope modes nest legally and a `:v` scope holds one leaf
+//      (ModeRules.h, checked per scope);
+//   7. the kernel invariants hold: `:N` dimensions, register addressing,
+//      vector lanes, one block shape per GPU launch, race freedom of every
+//      concurrent scope (Analysis/KernelInvariants.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/Analysis/KernelInvariants.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/ModeRules.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
@@ -88,83 +94,17 @@ LogicalResult BufferOp::verify() {
 // ScopeOp
 //===----------------------------------------------------------------------===//
 
-static bool isGpuMode(Mode mode) {
-  return mode == Mode::gpu_grid || mode == Mode::gpu_block ||
-         mode == Mode::gpu_warp;
-}
-
-/// The nearest enclosing scope with a mode satisfying `pred`, or null.
-template <typename Pred>
-static ScopeOp findEnclosingScope(Operation *op, Pred pred) {
-  for (auto scope = op->getParentOfType<ScopeOp>(); scope;
-       scope = scope->getParentOfType<ScopeOp>())
-    if (pred(scope.getMode()))
-      return scope;
-  return {};
-}
-
 LogicalResult ScopeOp::verify() {
   if (getSize() < 1)
     return emitOpError("scope size must be at least 1, got ") << getSize();
   if (getBody().empty() || getBlock().empty())
     return emitOpError("scope has no children");
-  Mode mode = getMode();
-  auto misnested = [&](ScopeOp outer, StringRef why) {
-    InFlightDiagnostic diag = emitOpError("scope mode :")
-                              << getModeSuffix(mode) << " " << why;
-    diag.attachNote(outer.getLoc())
-        << "enclosing :" << getModeSuffix(outer.getMode()) << " scope here";
+  if (std::optional<ModeRuleViolation> violation =
+          findEnclosingModeViolation(*this, getMode())) {
+    InFlightDiagnostic diag = emitOpError(violation->message);
+    if (violation->other)
+      diag.attachNote(violation->other->getLoc()) << violation->note;
     return diag;
-  };
-  switch (mode) {
-  case Mode::seq:
-    break;
-  case Mode::vector:
-    for (Operation &child : getBlock())
-      if (auto inner = dyn_cast<ScopeOp>(child))
-        return emitOpError("a vector scope must be innermost, but it "
-                           "contains a scope of size ")
-               << inner.getSize();
-    break;
-  case Mode::unroll:
-  case Mode::parallel: {
-    if (mode == Mode::parallel) {
-      if (ScopeOp outer = findEnclosingScope(
-              *this, [](Mode m) { return m == Mode::parallel || isGpuMode(m); }))
-        return misnested(outer, "cannot be nested in a parallel or GPU scope");
-    }
-    WalkResult r = getBody().walk([&](ScopeOp inner) {
-      Mode m = inner.getMode();
-      if (m == Mode::parallel || isGpuMode(m))
-        return WalkResult::interrupt();
-      return WalkResult::advance();
-    });
-    if (r.wasInterrupted())
-      return emitOpError("scope mode :")
-             << getModeSuffix(mode) << " cannot enclose parallel or GPU scopes";
-    break;
-  }
-  case Mode::gpu_grid:
-    if (ScopeOp outer = findEnclosingScope(*this, [](Mode m) {
-          return m == Mode::gpu_block || m == Mode::gpu_warp ||
-                 m == Mode::parallel;
-        }))
-      return misnested(outer, "cannot be nested in a block, warp or "
-                              "parallel scope");
-    break;
-  case Mode::gpu_block:
-    if (!findEnclosingScope(*this, [](Mode m) { return m == Mode::gpu_grid; }))
-      return emitOpError("a GPU block scope (:b) must be nested in a grid "
-                         "scope (:g)");
-    if (ScopeOp outer = findEnclosingScope(
-            *this, [](Mode m) { return m == Mode::gpu_warp; }))
-      return misnested(outer, "cannot be nested in a warp scope");
-    break;
-  case Mode::gpu_warp:
-    if (!findEnclosingScope(*this, [](Mode m) { return m == Mode::gpu_block; }))
-      return emitOpError("a GPU warp scope (:w) must be nested in a block "
-                         "scope (:b)");
-    break;
   }
   return success();
 }
@@ -398,5 +338,16 @@ private:
 } // namespace
 
 LogicalResult KernelOp::verifyRegions() {
-  return KernelChecker(*this).run();
+  if (failed(KernelChecker(*this).run()))
+    return failure();
+  std::optional<InvariantViolation> violation =
+      findKernelInvariantViolation(*this);
+  if (!violation)
+    return success();
+  InFlightDiagnostic diag = violation->at->emitOpError("violates ")
+                            << getInvariantRuleName(violation->rule) << " ("
+                            << violation->subject << "): "
+                            << violation->reason;
+  violation->attachNotes(diag);
+  return diag;
 }

@@ -134,3 +134,50 @@ void printIndexList(llvm::raw_ostream &os, AffineMap map) {
 }
 
 } // namespace perfdojo
+
+using namespace perfdojo;
+
+SmallVector<LinearForm, 4> perfdojo::getIndexForms(AffineMap map) {
+  SmallVector<LinearForm, 4> forms;
+  for (AffineExpr e : map.getResults())
+    forms.push_back(*getLinearForm(e));
+  return forms;
+}
+
+bool perfdojo::isSameIndexList(ArrayRef<LinearForm> a,
+                               ArrayRef<LinearForm> b) {
+  if (a.size() != b.size())
+    return false;
+  for (auto [x, y] : llvm::zip(a, b)) {
+    if (x.constant != y.constant)
+      return false;
+    for (unsigned k = 0; k < std::max(x.coeffs.size(), y.coeffs.size()); ++k)
+      if (x.coeff(k) != y.coeff(k))
+        return false;
+  }
+  return true;
+}
+
+bool perfdojo::isSameIndexList(AffineMap a, AffineMap b) {
+  if (a == b)
+    return true;
+  if (!a || !b || a.getNumResults() != b.getNumResults())
+    return false;
+  SmallVector<LinearForm, 4> fa, fb;
+  for (auto [x, y] : llvm::zip(a.getResults(), b.getResults())) {
+    std::optional<LinearForm> fx = getLinearForm(x), fy = getLinearForm(y);
+    if (!fx || !fy)
+      return false;
+    fa.push_back(*fx);
+    fb.push_back(*fy);
+  }
+  return isSameIndexList(fa, fb);
+}
+
+AffineMap perfdojo::makeIndexMap(ArrayRef<LinearForm> forms,
+                                 MLIRContext *ctx) {
+  SmallVector<AffineExpr, 4> results;
+  for (const LinearForm &form : forms)
+    results.push_back(buildAffineExpr(form, ctx));
+  return makeIndexMap(results, ctx);
+}

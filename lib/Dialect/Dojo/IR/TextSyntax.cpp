@@ -330,3 +330,10 @@ bool MLIRAsmSource::emitErrorAt(llvm::SMLoc loc, const llvm::Twine &msg) {
 }
 
 } // namespace perfdojo
+
+std::string perfdojo::getStatementText(dojo::LeafOp leaf) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printStatement(os, leaf);
+  return text;
+}

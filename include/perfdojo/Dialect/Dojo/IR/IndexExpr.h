@@ -38,6 +38,15 @@ struct LinearForm {
 /// that is not a sum of constants and constant multiples of dimensions.
 std::optional<LinearForm> getLinearForm(mlir::AffineExpr expr);
 
+/// The linear forms of every result of `map`, a verified index list.
+llvm::SmallVector<LinearForm, 4> getIndexForms(mlir::AffineMap map);
+
+/// Whether two index lists are the same affine forms (maps built by
+/// different rewrites may differ in their dimension count).
+bool isSameIndexList(mlir::AffineMap a, mlir::AffineMap b);
+bool isSameIndexList(llvm::ArrayRef<LinearForm> a,
+                     llvm::ArrayRef<LinearForm> b);
+
 /// Builds the affine expression of `form` in `ctx`.
 mlir::AffineExpr buildAffineExpr(const LinearForm &form,
                                  mlir::MLIRContext *ctx);
@@ -46,6 +55,10 @@ mlir::AffineExpr buildAffineExpr(const LinearForm &form,
 /// that covers every dimension they use. This is the canonical map form used
 /// for every index in the dialect, so equal index lists compare equal.
 mlir::AffineMap makeIndexMap(llvm::ArrayRef<mlir::AffineExpr> results,
+                             mlir::MLIRContext *ctx);
+
+/// makeIndexMap of the expressions of `forms`.
+mlir::AffineMap makeIndexMap(llvm::ArrayRef<LinearForm> forms,
                              mlir::MLIRContext *ctx);
 
 /// Largest depth referenced by `expr` plus one (0 for constants).

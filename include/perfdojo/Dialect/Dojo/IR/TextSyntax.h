@@ -63,6 +63,8 @@ struct BufferDecl {
 llvm::StringRef getModeSuffix(dojo::Mode mode);
 /// The mode of a suffix letter, if any.
 std::optional<dojo::Mode> symbolizeModeSuffix(llvm::StringRef suffix);
+/// The statement of `leaf` as printed, for messages: `t[{0}] = exp(x[{0}])`.
+std::string getStatementText(dojo::LeafOp leaf);
 /// Prints a buffer declaration without its leading op name.
 void printBufferDecl(llvm::raw_ostream &os, dojo::BufferOp buffer);
 /// Prints `size` or `size:m`.

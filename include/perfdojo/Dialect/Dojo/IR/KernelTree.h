@@ -1,0 +1,46 @@
+//===- KernelTree.h - navigating a scope tree and its accesses --*- C++ -*-===//
+//
+// The one implementation of the questions every layer asks of a tree: the
+// iteration box of a leaf, the ancestor at a depth, the scopes two leaves
+// share, the scopes and leaves in execution order, and every access to a
+// buffer. The verifier, the analyses, the moves, the lowerings and the
+// search all use these; none walks the tree its own way for them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_DIALECT_DOJO_IR_KERNELTREE_H
+#define PERFDOJO_DIALECT_DOJO_IR_KERNELTREE_H
+
+#include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+
+namespace perfdojo {
+
+/// Number of scopes enclosing `node` (a scope or a leaf): its depth.
+unsigned getNodeDepth(mlir::Operation *node);
+/// Sizes of the scopes enclosing `leaf`, outermost first (its box).
+llvm::SmallVector<int64_t, 8> getLeafBoxSizes(dojo::LeafOp leaf);
+/// The ancestor of `node` at `depth` (the node itself at its own depth).
+mlir::Operation *getAncestorAtDepth(mlir::Operation *node, unsigned depth);
+/// Number of scopes enclosing both `a` and `b`.
+unsigned getCommonScopeCount(dojo::LeafOp a, dojo::LeafOp b);
+/// Every scope of the kernel in pre-order (execution order of headers).
+llvm::SmallVector<dojo::ScopeOp> collectScopes(dojo::KernelOp kernel);
+/// Leaves of the subtree rooted at `op` (a kernel, scope or leaf), in
+/// execution order.
+llvm::SmallVector<dojo::LeafOp> collectLeaves(mlir::Operation *op);
+
+/// One access to an array of a buffer: the output (operand -1) or an input.
+struct ArrayAccess {
+  dojo::LeafOp leaf;
+  int operand = -1;
+  llvm::SmallVector<LinearForm, 4> indices;
+  bool isOutput() const { return operand < 0; }
+};
+/// Every access to any array of `buffer`, in execution order (a leaf's
+/// output before its operands).
+llvm::SmallVector<ArrayAccess> collectArrayAccesses(dojo::KernelOp kernel,
+                                                    dojo::BufferOp buffer);
+
+} // namespace perfdojo
+
+#endif // PERFDOJO_DIALECT_DOJO_IR_KERNELTREE_H

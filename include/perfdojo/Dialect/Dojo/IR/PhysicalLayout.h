@@ -1,0 +1,32 @@
+//===- PhysicalLayout.h - where a buffer's elements are stored --*- C++ -*-===//
+//
+// The one statement of a buffer's storage: row-major over the allocated
+// extents (shape plus padding), a `:N` dimension adds no storage (stride 0).
+// The interpreter, the lowering, the `:v` lane rule and the buffer moves all
+// compute addresses from these functions.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_DIALECT_DOJO_IR_PHYSICALLAYOUT_H
+#define PERFDOJO_DIALECT_DOJO_IR_PHYSICALLAYOUT_H
+
+#include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+
+namespace perfdojo {
+
+/// Row-major element strides of `buffer`'s dimensions over the allocated
+/// extents; 0 for `:N` dimensions. Saturates at INT64_MAX.
+llvm::SmallVector<int64_t, 4> getElementStrides(dojo::BufferOp buffer);
+/// How many elements an access with index `forms` (one per dimension of
+/// `buffer`) moves when the variable of depth `depth` grows by one.
+int64_t getStrideAlong(dojo::BufferOp buffer,
+                       llvm::ArrayRef<LinearForm> forms, unsigned depth);
+/// Allocated storage of `buffer` in elements: the product of the allocated
+/// extents of its materialized dimensions (saturating at INT64_MAX).
+int64_t getStorageElements(dojo::BufferOp buffer);
+/// Bytes of one element of `buffer` (at least 1).
+int64_t getElementBytes(dojo::BufferOp buffer);
+
+} // namespace perfdojo
+
+#endif // PERFDOJO_DIALECT_DOJO_IR_PHYSICALLAYOUT_H

@@ -1,0 +1,55 @@
+//===- TargetDescription.h - what a target accepts of a kernel --*- C++ -*-===//
+//
+// The IR's rules hold on every target (ModeRules.h, KernelInvariants.h). A
+// target adds its own facts: which modes it can execute and the sizes it
+// accepts (vector register width, unroll limit, threads per block, warp
+// width, the capacity of stack and register buffers). One description per
+// target, read by the moves (which refuse what the target cannot run), the
+// search (vector widths, which moves to try) and the lowerings (which reject
+// a mode the target lacks) -- in the spirit of Triton's per-vendor target
+// info. GPU and Snitch targets add their descriptions here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_DIALECT_DOJO_IR_TARGETDESCRIPTION_H
+#define PERFDOJO_DIALECT_DOJO_IR_TARGETDESCRIPTION_H
+
+#include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+
+#include <cstdint>
+#include <string>
+
+namespace perfdojo {
+
+struct TargetDescription {
+  /// How messages name the target.
+  std::string name = "generic";
+  /// Modes the target can execute, one bit per dojo::Mode. The default
+  /// target accepts every mode: it is what moves assume when no target is
+  /// chosen (a kernel may be mapped for a GPU on any host).
+  uint32_t modes = ~0u;
+  int64_t vectorBytes = 64;    ///< a `:v` scope covers this many bytes
+  int64_t vectorRegisters = 32; ///< architectural vector registers
+  int64_t unrollLimit = 64;    ///< largest `:u` scope
+  int64_t maxBlockSize = 1024; ///< largest `:b` scope (threads per block)
+  int64_t warpSize = 32;       ///< size of a `:w` scope
+  /// Capacity of buffer locations (allocated storage, `:N` dimensions
+  /// counting once).
+  int64_t stackBytes = int64_t(1) << 20; ///< largest `stack` buffer
+  int64_t registerElements = 64;         ///< largest `reg` buffer
+
+  bool supports(dojo::Mode mode) const {
+    return modes & (1u << static_cast<unsigned>(mode));
+  }
+  /// Lanes of one vector register of `elementType` (at least 1): the size
+  /// of a `:v` scope over that type.
+  int64_t getVectorLanes(mlir::Type elementType) const;
+
+  /// x86-64 with AVX-512 and an NVIDIA-like GPU: the defaults above.
+  static TargetDescription getDefault() { return {}; }
+  /// The host CPU: seq, `:u`, `:p` and `:v` of `vectorBytes`.
+  static TargetDescription getCpu(int64_t vectorBytes = 64);
+};
+
+} // namespace perfdojo
+
+#endif // PERFDOJO_DIALECT_DOJO_IR_TARGETDESCRIPTION_H

@@ -1,0 +1,152 @@
+//===- KernelInvariants.cpp - the rules every kernel keeps ----------------===//
+
+#include "perfdojo/Analysis/KernelInvariants.h"
+#include "perfdojo/Analysis/Concurrency.h"
+#include "perfdojo/Dialect/Dojo/IR/ModeRules.h"
+#include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
+#include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+
+StringRef perfdojo::getInvariantRuleName(InvariantRule rule) {
+  switch (rule) {
+  case InvariantRule::ReusedDimension:
+    return "the :N invariant";
+  case InvariantRule::RegisterAddressing:
+    return "register addressing";
+  case InvariantRule::VectorLanes:
+    return "vector access shape";
+  case InvariantRule::BlockShape:
+    return "one block shape per GPU launch";
+  case InvariantRule::RaceFreedom:
+    return "race freedom";
+  }
+  return "";
+}
+
+std::optional<InvariantViolation>
+perfdojo::findVectorLaneViolation(ScopeOp scope) {
+  // A body that is not one leaf breaks the mode rules (ModeRules.h), which
+  // report it.
+  auto leaf = dyn_cast<LeafOp>(scope.getBlock().front());
+  if (!leaf || !llvm::hasSingleElement(scope.getBlock()))
+    return std::nullopt;
+  auto kernel = scope->getParentOfType<KernelOp>();
+  unsigned d = scope.getDepth();
+  // The output first, then every operand access, in the physical layout.
+  SmallVector<std::pair<StringRef, AffineMap>, 3> accesses = {
+      {leaf.getArray(), leaf.getIndices()}};
+  for (Attribute input : leaf.getInputs())
+    if (auto access = dyn_cast<AccessAttr>(input))
+      accesses.push_back({access.getArray().getValue(), access.getIndices()});
+  for (auto [i, access] : llvm::enumerate(accesses)) {
+    auto [array, map] = access;
+    int64_t stride =
+        getStrideAlong(kernel.lookupArray(array), getIndexForms(map), d);
+    bool isOutput = i == 0;
+    if (stride == 1 || (!isOutput && stride == 0))
+      continue;
+    InvariantViolation v{
+        InvariantRule::VectorLanes, scope, "the leaf of the :v scope",
+        (isOutput ? "the output '" : "operand '") + array.str() +
+            "' moves by " + std::to_string(stride) +
+            " element(s) per lane; " +
+            (isOutput ? "vector stores need stride 1"
+                      : "vector loads need stride 0 or 1")};
+    v.notes.push_back({leaf.getLoc(), "the vector leaf"});
+    return v;
+  }
+  return std::nullopt;
+}
+
+/// The phase of `leaf`: the subtree of its outermost `:b` ancestor.
+static ScopeOp getPhaseOf(LeafOp leaf) {
+  ScopeOp block;
+  for (auto p = leaf->getParentOfType<ScopeOp>(); p && !block;
+       p = p->getParentOfType<ScopeOp>())
+    if (p.getMode() == Mode::gpu_block)
+      block = p;
+  return getPhaseRoot(block);
+}
+
+std::optional<InvariantViolation>
+perfdojo::findBlockShapeViolation(KernelOp kernel) {
+  std::optional<BlockShapeMismatch> mismatch = findBlockShapeMismatch(kernel);
+  if (!mismatch)
+    return std::nullopt;
+  ScopeOp phase = getPhaseOf(mismatch->leaf),
+          other = getPhaseOf(mismatch->other);
+  InvariantViolation v{InvariantRule::BlockShape, phase,
+                       "the phases of a GPU kernel",
+                       "different :b sizes: " + mismatch->describe() +
+                           " (a block has one shape per launch)"};
+  v.notes.push_back({phase.getLoc(), "this phase"});
+  v.notes.push_back({other.getLoc(), "the other phase"});
+  return v;
+}
+
+std::optional<InvariantViolation>
+perfdojo::findRaceViolation(DependenceAnalysis &deps, ScopeOp scope,
+                            bool reassociate) {
+  std::string subject = "the :" + getModeSuffix(scope.getMode()).str() +
+                        " scope";
+  std::optional<Conflict> conflict;
+  std::string reason;
+  if (scope.getMode() == Mode::vector) {
+    conflict = findLaneConflict(deps, scope, reassociate);
+    reason = "a lane would read what an earlier lane writes, but lanes read "
+             "before they write";
+    if (conflict && conflict->secondAccess->kind != AccessKind::Read)
+      reason = "its lanes reduce into one element, which reorders the "
+               "reduction (reassociation is off)";
+  } else {
+    ConcurrencyQuery query = getConcurrencyQuery(scope);
+    // Reordering policies do not matter: concurrent reductions race.
+    conflict = deps.findConflict(
+        query.leaves, query.leaves, query.relations,
+        DependenceOptions{/*reassociate=*/true, /*concurrency=*/true});
+    reason = "two of its iterations conflict";
+  }
+  if (!conflict)
+    return std::nullopt;
+  InvariantViolation v{InvariantRule::RaceFreedom, scope, subject,
+                       reason + ": " + conflict->describe()};
+  v.notes.push_back({conflict->first.getLoc(), "this leaf"});
+  v.notes.push_back({conflict->second.getLoc(), "conflicts with this leaf"});
+  return v;
+}
+
+std::optional<InvariantViolation>
+perfdojo::findKernelInvariantViolation(KernelOp kernel,
+                                       InvariantSelection selection) {
+  SmallVector<BufferOp> buffers(kernel.getBuffers());
+  if (selection.reusedDimensions)
+    for (BufferOp buffer : buffers)
+      for (auto [k, reused] : llvm::enumerate(buffer.getReused()))
+        if (reused)
+          if (auto v = findReusedDimViolation(kernel, buffer, k))
+            return v;
+  if (selection.registerAddressing)
+    for (BufferOp buffer : buffers)
+      if (buffer.getLocation() == BufferLocation::reg)
+        if (auto v = findRegisterAddressingViolation(kernel, buffer))
+          return v;
+  SmallVector<ScopeOp> concurrent;
+  for (ScopeOp scope : collectScopes(kernel))
+    if (isConcurrentMode(scope.getMode()))
+      concurrent.push_back(scope);
+  if (concurrent.empty())
+    return std::nullopt;
+  if (selection.blockShapes)
+    if (auto v = findBlockShapeViolation(kernel))
+      return v;
+  if (selection.raceFreedom) {
+    DependenceAnalysis deps(kernel);
+    for (ScopeOp scope : concurrent)
+      if (auto v = findRaceViolation(deps, scope))
+        return v;
+  }
+  return std::nullopt;
+}

@@ -1,0 +1,49 @@
+//===- PhysicalLayout.cpp - where a buffer's elements are stored ----------===//
+
+#include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+
+static int64_t saturatingMul(int64_t a, int64_t b) {
+  int64_t product;
+  if (llvm::MulOverflow(a, b, product))
+    return INT64_MAX;
+  return product;
+}
+
+SmallVector<int64_t, 4> perfdojo::getElementStrides(BufferOp buffer) {
+  SmallVector<int64_t, 4> strides(buffer.getRank(), 0);
+  int64_t running = 1;
+  for (int d = buffer.getRank() - 1; d >= 0; --d) {
+    if (buffer.getReused()[d])
+      continue;
+    strides[d] = running;
+    running = saturatingMul(running, buffer.getAllocatedExtent(d));
+  }
+  return strides;
+}
+
+int64_t perfdojo::getStrideAlong(BufferOp buffer, ArrayRef<LinearForm> forms,
+                                 unsigned depth) {
+  int64_t stride = 0;
+  for (auto [form, s] : llvm::zip(forms, getElementStrides(buffer)))
+    stride += form.coeff(depth) * s;
+  return stride;
+}
+
+int64_t perfdojo::getStorageElements(BufferOp buffer) {
+  int64_t elements = 1;
+  for (unsigned d = 0; d < buffer.getRank(); ++d)
+    if (!buffer.getReused()[d])
+      elements = saturatingMul(elements, buffer.getAllocatedExtent(d));
+  return elements;
+}
+
+int64_t perfdojo::getElementBytes(BufferOp buffer) {
+  return std::max<int64_t>(
+      1, (buffer.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+}
