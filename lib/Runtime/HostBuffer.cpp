@@ -183,3 +183,12 @@ mlir::LogicalResult perfdojo::checkArgumentSizes(dojo::KernelOp kernel,
   }
   return mlir::success();
 }
+
+std::string perfdojo::describeArgumentType(BufferOp buffer) {
+  std::string s;
+  llvm::raw_string_ostream os(s);
+  os << buffer.getElementType() << " [";
+  llvm::interleaveComma(buffer.getShape(), os);
+  os << "]";
+  return s;
+}

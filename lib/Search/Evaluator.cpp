@@ -2,6 +2,8 @@
 
 #include "perfdojo/Search/Evaluator.h"
 #include "perfdojo/Moves/Game.h"
+#include "perfdojo/Runtime/RunOptions.h"
+#include "perfdojo/Runtime/RunReport.h"
 #include "perfdojo/Runtime/WorkCounts.h"
 
 #include "llvm/ADT/ScopeExit.h"
@@ -294,33 +296,31 @@ Evaluation Evaluator::runWorker(const std::string &text,
     llvm::raw_fd_ostream os(kernelPath, ec);
     os << text;
   }
-  std::string threads = "--threads=" + std::to_string(options.threads);
-  std::string reps = "--reps=" + std::to_string(repetitions);
-  std::string baseline = "--baseline=" + originalPath;
   // The original kernel is checked against the f64 interpreter (on shapes
-  // it can afford, see perfdojo-run --interp-limit) and saves its outputs;
+  // it can afford, see RunOptions::interpLimit) and saves its outputs;
   // every other candidate is checked against those, or, before they
   // exist, against the original compiled by the same JIT.
   bool isOriginal = text == originalText;
   bool haveReference =
       !referencePath.empty() && llvm::sys::fs::exists(referencePath);
-  std::string reference = "--reference-engine=baseline";
+  RunOptions run;
+  run.threads = options.threads;
+  run.repetitions = repetitions;
   if (haveReference)
-    reference = "--reference-outputs=" + referencePath;
-  else if (isOriginal)
-    reference = "--reference-engine=auto";
-  std::string save = "--save-outputs=" + referencePath;
+    run.referenceOutputs = referencePath;
+  else if (!isOriginal)
+    run.referenceEngine = ReferenceEngine::Baseline;
   // The warm-up makes one call and then reads the remaining argument
   // copies: the timed calls find the same cold cache, and the serialized
   // data phase of every evaluation does not run the kernel once per copy.
-  llvm::SmallVector<llvm::StringRef> args = {
-      options.runner, kernelPath, "--json", threads, reps, baseline,
-      reference, "--max-warmup-seconds=0"};
+  run.maxWarmupSeconds = 0;
+  run.timingLock = lockPath.str().str();
+  std::vector<std::string> flags = getRunFlags(run, originalPath);
   if (isOriginal && !referencePath.empty() && !haveReference)
-    args.push_back(save);
-  std::string lock = "--timing-lock=" + lockPath.str().str();
-  if (!lockPath.empty())
-    args.push_back(lock);
+    flags.push_back("--save-outputs=" + referencePath);
+  llvm::SmallVector<llvm::StringRef> args = {options.runner, kernelPath,
+                                             "--json"};
+  args.append(flags.begin(), flags.end());
   std::optional<llvm::StringRef> redirects[] = {
       llvm::StringRef(""), llvm::StringRef(outPath), llvm::StringRef(errPath)};
   std::string error;
@@ -355,18 +355,20 @@ Evaluation Evaluator::runWorker(const std::string &text,
     e.message = llvm::StringRef(err).trim().str();
     return e;
   }
-  auto json = llvm::json::parse(readFile(outPath));
-  const llvm::json::Object *o = json ? json->getAsObject() : nullptr;
-  if (!o || !o->getNumber("time_median_s")) {
-    if (!json)
-      llvm::consumeError(json.takeError());
+  std::string out = readFile(outPath);
+  llvm::Expected<RunReport> report = parseRunReport(out);
+  if (!report) {
     e.status = EvaluationStatus::Crashed;
     e.message = "the worker printed no report";
+    // A document of another schema version says so.
+    std::string reason = llvm::toString(report.takeError());
+    if (!llvm::StringRef(out).trim().empty())
+      e.message += ": " + reason;
     return e;
   }
   e.status = EvaluationStatus::Ok;
-  e.seconds = *o->getNumber("time_median_s");
-  if (const llvm::json::Object *compile = o->getObject("compile_ms"))
-    e.compileMs = compile->getNumber("total").value_or(0);
+  e.seconds = report->medianSeconds;
+  if (report->compile)
+    e.compileMs = report->compile->totalMs;
   return e;
 }

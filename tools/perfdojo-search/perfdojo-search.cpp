@@ -4,29 +4,27 @@
 // plus a move sequence) is compiled, validated against the original and
 // timed in an isolated perfdojo-run worker, with results cached by program.
 // Writes the best kernel, its move script and a JSON report to --out, and
-// prints the speedup over the original kernel.
+// prints the speedup over the original kernel. The final selection and the
+// report are the library's (perfdojo/Search/FinalSelection.h,
+// SearchReport.h; docs/search-report.md for report.json).
 //
 //===----------------------------------------------------------------------===//
 
-#include "perfdojo/Runtime/WorkCounts.h"
+#include "perfdojo/Search/SearchReport.h"
 #include "perfdojo/Search/Strategy.h"
 #include "perfdojo/Support/ToolFlags.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 #include "perfdojo/Target/DojoText/KernelFile.h"
 
-#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
-#include "llvm/Support/JSON.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/WithColor.h"
 
 using namespace mlir;
@@ -125,81 +123,63 @@ static cl::opt<bool> quiet("quiet", cl::init(false),
                            cl::desc("No progress line"),
                            cl::cat(searchCategory));
 
-namespace {
-
-std::string movesText(llvm::ArrayRef<MoveRequest> moves) {
-  std::string text;
-  for (const MoveRequest &move : moves)
-    text += move.str() + "\n";
-  return text;
+/// A mismatch means a move was offered where it changes the kernel's
+/// meaning: said at once, with the command that reproduces it.
+static void reportMismatch(const SearchRecord &record) {
+  llvm::WithColor::error(llvm::errs(), "perfdojo-search")
+      << "validation mismatch (a legality bug); reproduce with "
+      << "perfdojo-opt --dojo-apply=\"";
+  llvm::interleave(
+      record.moves, llvm::errs(),
+      [](const MoveRequest &m) { llvm::errs() << m.str(); }, "; ");
+  llvm::errs() << "\" " << inputFile << "\n  " << record.evaluation.message
+               << "\n";
 }
 
-bool writeFile(const std::string &path, llvm::StringRef contents) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec) {
-    llvm::errs() << "perfdojo-search: cannot write '" << path
-                 << "': " << ec.message() << "\n";
-    return false;
+/// The live progress line: evaluations, best time, speedup, ETA.
+static void printProgress(const SearchContext &s) {
+  const SearchBudget &budget = s.getBudget();
+  const SearchRecord *best = s.getBest();
+  const SearchRecord *base = s.getBaseline();
+  llvm::errs() << "\r\033[K[" << strategyName << "] "
+               << s.getSpentEvaluations();
+  if (budget.evaluations)
+    llvm::errs() << "/" << budget.evaluations;
+  llvm::errs() << " evaluations";
+  if (best)
+    llvm::errs() << ", best " << formatSeconds(best->evaluation.seconds);
+  if (best && base)
+    llvm::errs() << llvm::format(" (%.2fx)", base->evaluation.seconds /
+                                                 best->evaluation.seconds);
+  double elapsed = s.getElapsedSeconds();
+  double eta = -1;
+  if (budget.seconds > 0)
+    eta = budget.seconds - elapsed;
+  if (budget.evaluations) {
+    double perEval = elapsed / std::max(1u, s.getSpentEvaluations());
+    double byEvals = perEval * (budget.evaluations - s.getSpentEvaluations());
+    eta = eta < 0 ? byEvals : std::min(eta, byEvals);
   }
-  os << contents;
-  return true;
+  if (eta >= 0)
+    llvm::errs() << llvm::format(", ETA %.0f s", std::max(0.0, eta));
+  llvm::errs().flush();
 }
 
-/// libtorch's time for the kernel's operator, or why there is none.
-struct TorchTime {
-  std::optional<double> seconds;
-  std::string operatorName, reason;
-};
-
-/// Runs perfdojo-run-torch (next to this tool) on the input kernel: it
-/// validates libtorch's operator against the kernel, then times it like
-/// perfdojo-run times a candidate.
-TorchTime timeLibtorch(llvm::StringRef toolDir) {
-  TorchTime result;
-  std::string tool = (toolDir + "/perfdojo-run-torch").str();
-  if (!llvm::sys::fs::can_execute(tool)) {
-    result.reason = "this build has no libtorch (PERFDOJO_ENABLE_TORCH=OFF)";
-    return result;
-  }
-  llvm::SmallString<128> outPath, errPath;
-  llvm::sys::fs::createTemporaryFile("perfdojo-torch", "json", outPath);
-  llvm::sys::fs::createTemporaryFile("perfdojo-torch", "err", errPath);
-  std::string threadsArg = "--threads=" + std::to_string(threads);
-  std::string repsArg = "--reps=" + std::to_string(reps);
-  std::optional<llvm::StringRef> redirects[] = {
-      llvm::StringRef(""), llvm::StringRef(outPath), llvm::StringRef(errPath)};
-  int rc = llvm::sys::ExecuteAndWait(
-      tool, {tool, inputFile, "--json", threadsArg, repsArg}, std::nullopt,
-      redirects, timeout);
-  auto out = llvm::MemoryBuffer::getFile(outPath);
-  auto err = llvm::MemoryBuffer::getFile(errPath);
-  llvm::sys::fs::remove(outPath);
-  llvm::sys::fs::remove(errPath);
-  if (rc != 0) {
-    llvm::StringRef message =
-        err ? llvm::StringRef((*err)->getBuffer()).trim() : "";
-    message.consume_front("perfdojo-run-torch: ");
-    result.reason = message.empty() ? "perfdojo-run-torch failed"
-                                    : message.split('\n').first.str();
-    return result;
-  }
-  auto json = llvm::json::parse(out ? (*out)->getBuffer() : "");
-  if (!json) {
-    llvm::consumeError(json.takeError());
-    result.reason = "perfdojo-run-torch printed no report";
-    return result;
-  }
-  if (const llvm::json::Object *o = json->getAsObject()) {
-    result.seconds = o->getNumber("time_median_s");
-    result.operatorName = o->getString("operator").value_or("").str();
-  }
-  if (!result.seconds)
-    result.reason = "perfdojo-run-torch printed no time";
-  return result;
+/// Draws convergence.png and best-path.png next to the report with
+/// plot-search.py (installed next to this tool).
+static bool plotReport(llvm::StringRef toolDir, const std::string &out) {
+  std::string script = (toolDir + "/plot-search.py").str();
+  std::optional<llvm::StringRef> silent[] = {llvm::StringRef(""),
+                                             llvm::StringRef(""), std::nullopt};
+  std::string reportPath = out + "/report.json";
+  return llvm::sys::ExecuteAndWait("/usr/bin/python3",
+                                   {"/usr/bin/python3", script, reportPath},
+                                   std::nullopt, silent,
+                                   /*SecondsToWait=*/120) == 0;
 }
 
-} // namespace
+/// An address in this executable, to find its path.
+static void anchor() {}
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
@@ -226,7 +206,7 @@ int main(int argc, char **argv) {
 
   // The worker and the plotting script are installed next to this tool.
   std::string self = llvm::sys::fs::getMainExecutable(
-      argv[0], reinterpret_cast<void *>(&movesText));
+      argv[0], reinterpret_cast<void *>(&anchor));
   llvm::StringRef toolDir = llvm::sys::path::parent_path(self);
   EvaluatorOptions options;
   options.runner = runner;
@@ -263,42 +243,10 @@ int main(int argc, char **argv) {
     const SearchRecord &last = s.getRecords().back();
     if (last.evaluation.status == EvaluationStatus::Mismatch) {
       ++mismatches;
-      llvm::WithColor::error(llvm::errs(), "perfdojo-search")
-          << "validation mismatch (a legality bug); reproduce with "
-          << "perfdojo-opt --dojo-apply=\"";
-      llvm::interleave(
-          last.moves, llvm::errs(),
-          [](const MoveRequest &m) { llvm::errs() << m.str(); }, "; ");
-      llvm::errs() << "\" " << inputFile << "\n  " << last.evaluation.message
-                   << "\n";
+      reportMismatch(last);
     }
-    if (!live)
-      return;
-    const SearchRecord *best = s.getBest();
-    const SearchRecord *base = s.getBaseline();
-    llvm::errs() << "\r\033[K[" << strategyName << "] "
-                 << s.getSpentEvaluations();
-    if (budget.evaluations)
-      llvm::errs() << "/" << budget.evaluations;
-    llvm::errs() << " evaluations";
-    if (best)
-      llvm::errs() << ", best " << formatSeconds(best->evaluation.seconds);
-    if (best && base)
-      llvm::errs() << llvm::format(" (%.2fx)", base->evaluation.seconds /
-                                                   best->evaluation.seconds);
-    double elapsed = s.getElapsedSeconds();
-    double eta = -1;
-    if (budget.seconds > 0)
-      eta = budget.seconds - elapsed;
-    if (budget.evaluations) {
-      double perEval = elapsed / std::max(1u, s.getSpentEvaluations());
-      double byEvals =
-          perEval * (budget.evaluations - s.getSpentEvaluations());
-      eta = eta < 0 ? byEvals : std::min(eta, byEvals);
-    }
-    if (eta >= 0)
-      llvm::errs() << llvm::format(", ETA %.0f s", std::max(0.0, eta));
-    llvm::errs().flush();
+    if (live)
+      printProgress(s);
   });
 
   strategy->run(search);
@@ -307,213 +255,42 @@ int main(int argc, char **argv) {
 
   // Counters of the search itself, before the final selection and the
   // best-path evaluations.
-  unsigned workerRuns = evaluator.getWorkerRuns();
-  unsigned cacheHits = evaluator.getCacheHits();
-  double searchSeconds = search.getElapsedSeconds();
+  SearchReport report = startSearchReport(search, evaluator);
+  report.input = inputFile;
+  report.strategy = strategyName;
+  report.threads = threads;
+  report.seed = seed;
+  report.finalRepetitions = finalReps;
 
-  // The result: the search's fastest record, or the fastest of the final
-  // selection by its back-to-back times; the original's time likewise.
-  const SearchRecord *best = search.getBest();
-  const SearchRecord *base = search.getBaseline();
-  double bestSeconds = best ? best->evaluation.seconds : 0;
-  double baseSeconds = base ? base->evaluation.seconds : 0;
-  std::vector<FinalTime> finals;
-  if (best && finalCandidates > 0) {
-    if (live)
-      llvm::errs() << "final selection: timing the original and up to "
-                   << finalCandidates << " fastest program(s) again ("
-                   << finalReps << " runs each)...\n";
-    finals = search.selectFinal(finalCandidates, finalReps);
-    const FinalTime *fastest = nullptr;
-    for (const FinalTime &f : finals) {
-      if (!f.evaluation.ok())
-        continue;
-      if (f.record == base)
-        baseSeconds = f.evaluation.seconds;
-      if (!fastest || f.evaluation.seconds < fastest->evaluation.seconds)
-        fastest = &f;
-    }
-    if (fastest) {
-      best = fastest->record;
-      bestSeconds = fastest->evaluation.seconds;
-    }
-  }
-  double finalSeconds = search.getElapsedSeconds() - searchSeconds;
-
-  // The run time after each move along the best sequence (cached
-  // programs cost nothing; the others are evaluated outside the budget).
-  llvm::json::Array bestPath;
-  if (best && timeBestPath) {
-    llvm::SmallVector<MoveRequest> moves = best->moves;
-    for (size_t n = 0; n <= moves.size(); ++n) {
-      Evaluation e = evaluator.evaluate(llvm::ArrayRef(moves).take_front(n));
-      llvm::json::Object step{{"moves", int64_t(n)},
-                              {"status", stringifyEvaluationStatus(e.status)}};
-      if (e.ok())
-        step["time_s"] = e.seconds;
-      if (n > 0)
-        step["move"] = moves[n - 1].str();
-      bestPath.push_back(std::move(step));
-    }
-  }
-
-  double bestPathSeconds =
-      search.getElapsedSeconds() - searchSeconds - finalSeconds;
-  TorchTime torch;
-  if (compareTorch)
-    torch = timeLibtorch(toolDir);
-  else
-    torch.reason = "not measured (--torch=false)";
-
-  WorkCounts work = countWork(kernel);
-
-  // Report: every evaluation, then the best program and its script.
-  llvm::json::Array evaluations;
-  unsigned valid = 0, pruned = 0;
-  for (const SearchRecord &r : search.getRecords()) {
-    valid += r.evaluation.ok();
-    pruned += r.evaluation.status == EvaluationStatus::Pruned;
-    llvm::json::Array moves;
-    for (const MoveRequest &m : r.moves)
-      moves.push_back(m.str());
-    llvm::json::Object o{{"moves", std::move(moves)},
-                         {"status", stringifyEvaluationStatus(
-                                        r.evaluation.status)},
-                         {"key", r.evaluation.key},
-                         {"cached", r.evaluation.cached},
-                         {"elapsed_s", r.elapsedSeconds}};
-    if (r.evaluation.ok()) {
-      o["time_s"] = r.evaluation.seconds;
-      o["compile_ms"] = r.evaluation.compileMs;
-    }
-    if (r.evaluation.workerSeconds > 0)
-      o["worker_s"] = r.evaluation.workerSeconds;
-    if (!r.evaluation.message.empty())
-      o["message"] = r.evaluation.message;
-    evaluations.push_back(std::move(o));
-  }
-  llvm::json::Array finalTimes;
-  for (const FinalTime &f : finals) {
-    llvm::json::Object o{
-        {"moves", int64_t(f.record->moves.size())},
-        {"key", f.record->evaluation.key},
-        {"search_time_s", f.record->evaluation.seconds},
-        {"status", stringifyEvaluationStatus(f.evaluation.status)}};
-    if (f.evaluation.ok())
-      o["time_s"] = f.evaluation.seconds;
-    else
-      o["message"] = f.evaluation.message;
-    finalTimes.push_back(std::move(o));
-  }
-  llvm::json::Object report{
-      {"kernel", kernel.getSymName()},
-      {"input", inputFile.getValue()},
-      // Work of the operator, to turn times into rates.
-      {"flops", work.flops},
-      {"compulsory_bytes", work.compulsoryBytes},
-      {"strategy", strategyName.getValue()},
-      {"threads", int64_t(threads)},
-      {"jobs", int64_t(options.jobs)},
-      {"seed", int64_t(seed)},
-      {"evaluations", int64_t(search.getSpentEvaluations())},
-      {"pruned", int64_t(pruned)},
-      {"worker_runs", int64_t(workerRuns)},
-      {"cache_hits", int64_t(cacheHits)},
-      {"elapsed_s", searchSeconds},
-      {"evaluations_per_minute",
-       searchSeconds > 0 ? 60 * search.getSpentEvaluations() / searchSeconds
-                         : 0.0},
-      {"best_path_s", bestPathSeconds},
-      {"final_s", finalSeconds},
-      {"final_repetitions", int64_t(finals.empty() ? 0 : finalReps)},
-      {"final", std::move(finalTimes)},
-      {"records", std::move(evaluations)},
-      {"best_path", std::move(bestPath)}};
-  if (base)
-    report["naive_time_s"] = baseSeconds;
-  if (torch.seconds)
-    report["libtorch"] = llvm::json::Object{
-        {"operator", torch.operatorName}, {"time_s", *torch.seconds}};
-  else
-    report["libtorch"] = llvm::json::Object{{"reason", torch.reason}};
-  if (best) {
-    report["best_time_s"] = bestSeconds;
-    report["search_best_time_s"] = search.getBest()->evaluation.seconds;
-    llvm::json::Array moves;
-    for (const MoveRequest &m : best->moves)
-      moves.push_back(m.str());
-    report["best_moves"] = std::move(moves);
-  }
-  if (!writeFile(out + "/report.json",
-                 llvm::formatv("{0:2}", llvm::json::Value(std::move(report)))
-                     .str()))
-    return 1;
-  if (best) {
-    auto text = evaluator.materialize(best->moves);
-    if (!text) {
-      llvm::errs() << "perfdojo-search: " << llvm::toString(text.takeError())
-                   << "\n";
-      return 1;
-    }
-    if (!writeFile(out + "/best.dojo", *text) ||
-        !writeFile(out + "/best.moves", movesText(best->moves)))
-      return 1;
-  }
-
-  llvm::outs() << "perfdojo-search " << strategyName << " on "
-               << kernel.getSymName() << ": " << search.getSpentEvaluations()
-               << " evaluations (" << valid << " valid, "
-               << workerRuns << " compiled, " << cacheHits << " cache hits"
-               << (pruned ? ", " + std::to_string(pruned) + " pruned" : "")
-               << ") in " << llvm::format("%.1f", searchSeconds)
-               << " s (" << llvm::format("%.0f", 60 * search.getSpentEvaluations() /
-                                                    std::max(searchSeconds, 1e-9))
-               << "/min), " << threads << " thread(s), " << options.jobs
-               << " job(s)\n";
-  if (!finals.empty())
-    llvm::outs() << "  final selection: the original and "
-                 << finals.size() - (base ? 1 : 0)
-                 << " fastest program(s) timed again, " << finalReps
-                 << " runs each, in " << llvm::format("%.1f", finalSeconds)
-                 << " s\n";
-  if (base)
-    llvm::outs() << "  original kernel: " << formatSeconds(baseSeconds)
-                 << " (naive, as written)\n";
-  if (torch.seconds)
-    llvm::outs() << "  libtorch:        " << formatSeconds(*torch.seconds)
-                 << " (" << torch.operatorName << ", same shapes and threads)\n";
-  else
-    llvm::outs() << "  libtorch:        " << torch.reason << "\n";
-  if (best) {
-    llvm::outs() << "  best kernel:     " << formatSeconds(bestSeconds)
-                 << " after " << best->moves.size() << " move(s)";
-    if (base)
-      llvm::outs() << llvm::format(": speedup %.2fx over the original",
-                                   baseSeconds / bestSeconds);
-    if (torch.seconds)
-      llvm::outs() << llvm::format(", %.2fx over libtorch",
-                                   *torch.seconds / bestSeconds);
-    llvm::outs() << "\n";
-  } else {
-    llvm::outs() << "  no valid program was found\n";
-  }
+  if (live && search.getBest() && finalCandidates > 0)
+    llvm::errs() << "final selection: timing the original and up to "
+                 << finalCandidates << " fastest program(s) again ("
+                 << finalReps << " runs each)...\n";
+  report.result = selectResult(search, finalCandidates, finalReps);
+  report.finalSeconds = search.getElapsedSeconds() - report.searchSeconds;
+  // The run time after each move along the best sequence (cached programs
+  // cost nothing; the others are evaluated outside the budget).
+  const SearchRecord *best = report.result.best;
   if (best && timeBestPath)
-    llvm::outs() << "  best path: " << best->moves.size() + 1
-                 << " prefixes timed in "
-                 << llvm::format("%.1f", bestPathSeconds)
-                 << " s\n";
+    report.bestPath = evaluateBestPath(evaluator, best->moves);
+  report.bestPathSeconds =
+      search.getElapsedSeconds() - report.searchSeconds - report.finalSeconds;
+  if (compareTorch)
+    report.libtorch = timeLibtorch((toolDir + "/perfdojo-run-torch").str(),
+                                   inputFile, threads, reps, timeout);
+  else
+    report.libtorch.reason = "not measured (--torch=false)";
+
+  if (llvm::Error error = writeSearchOutputs(report, evaluator, out)) {
+    llvm::errs() << "perfdojo-search: " << llvm::toString(std::move(error))
+                 << "\n";
+    return 1;
+  }
+  printSearchSummary(report, llvm::outs());
   llvm::outs() << "  wrote " << out << "/best.dojo, " << out
                << "/best.moves, " << out << "/report.json";
   if (plot) {
-    std::string script = (toolDir + "/plot-search.py").str();
-    std::optional<llvm::StringRef> silent[] = {llvm::StringRef(""),
-                                               llvm::StringRef(""),
-                                               std::nullopt};
-    std::string reportPath = out + "/report.json";
-    int rc = llvm::sys::ExecuteAndWait(
-        "/usr/bin/python3", {"/usr/bin/python3", script, reportPath},
-        std::nullopt, silent, /*SecondsToWait=*/120);
-    if (rc == 0)
+    if (plotReport(toolDir, out))
       llvm::outs() << ", convergence.png"
                    << (timeBestPath && best ? ", best-path.png" : "");
     else

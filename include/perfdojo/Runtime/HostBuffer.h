@@ -70,6 +70,9 @@ private:
   std::unique_ptr<char[], FreeDeleter> storage;
 };
 
+/// Element type and shape of an argument, e.g. "f32 [4, 16]".
+std::string describeArgumentType(dojo::BufferOp buffer);
+
 /// Refuses, with an error at the buffer, a kernel whose argument has more
 /// than 2^36 elements: `tool` does not allocate buffers that large, and
 /// failing in the allocator would be a crash instead of a diagnostic.

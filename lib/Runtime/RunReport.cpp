@@ -1,0 +1,235 @@
+//===- RunReport.cpp - the result of one kernel run, as text and JSON -----===//
+//
+// The JSON field names here are the schema of docs/run-report.md; change
+// both together (and kRunReportSchemaVersion when a field changes meaning).
+//
+//===----------------------------------------------------------------------===//
+
+#include "perfdojo/Runtime/RunReport.h"
+#include "perfdojo/Support/ToolFlags.h"
+
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace perfdojo;
+
+bool RunReport::passed() const {
+  return llvm::all_of(outputs,
+                      [](const OutputSummary &o) { return o.passed(); });
+}
+
+void perfdojo::computeChecksums(const HostBuffer &buffer, double &sum,
+                                double &l2) {
+  sum = 0;
+  l2 = 0;
+  for (int64_t i = 0; i < buffer.size(); ++i) {
+    double v = buffer.get(i);
+    sum += v;
+    l2 += v * v;
+  }
+  l2 = std::sqrt(l2);
+}
+
+std::optional<RooflineSummary>
+perfdojo::computeRoofline(const WorkCounts &counts, double seconds,
+                          double peakGflops, double peakGBps) {
+  if (peakGflops <= 0 || peakGBps <= 0)
+    return std::nullopt;
+  RooflineSummary roofline;
+  roofline.intensity = double(counts.flops) / double(counts.compulsoryBytes);
+  roofline.attainableGflops =
+      std::min<double>(peakGflops, roofline.intensity * peakGBps);
+  roofline.percent =
+      100 * (counts.flops / seconds / 1e9) / roofline.attainableGflops;
+  return roofline;
+}
+
+//===----------------------------------------------------------------------===//
+// JSON
+//===----------------------------------------------------------------------===//
+
+/// A JSON number, or the string "inf", "-inf" or "nan": JSON has no
+/// spelling for non-finite numbers, and printing them raw makes the whole
+/// document unparsable.
+static llvm::json::Value jsonNumber(double v) {
+  if (std::isfinite(v))
+    return v;
+  if (std::isnan(v))
+    return "nan";
+  return v < 0 ? "-inf" : "inf";
+}
+
+/// The inverse of jsonNumber.
+static std::optional<double> readNumber(const llvm::json::Value *v) {
+  if (!v)
+    return std::nullopt;
+  if (std::optional<double> number = v->getAsNumber())
+    return number;
+  std::optional<llvm::StringRef> text = v->getAsString();
+  if (text == "inf")
+    return std::numeric_limits<double>::infinity();
+  if (text == "-inf")
+    return -std::numeric_limits<double>::infinity();
+  if (text == "nan")
+    return std::numeric_limits<double>::quiet_NaN();
+  return std::nullopt;
+}
+
+llvm::json::Value perfdojo::toJSON(const RunReport &report) {
+  llvm::json::Array outputs;
+  for (const OutputSummary &output : report.outputs) {
+    llvm::json::Object o{{"name", output.name},
+                         {"type", output.type},
+                         {"sum", jsonNumber(output.sum)},
+                         {"l2", jsonNumber(output.l2)}};
+    if (output.comparison) {
+      o["valid"] = output.comparison->passed();
+      o["max_scaled_error"] = jsonNumber(output.comparison->maxScaledError);
+    }
+    outputs.push_back(std::move(o));
+  }
+  llvm::json::Object result{{"schema_version", kRunReportSchemaVersion},
+                            {"kernel", report.kernel},
+                            {"engine", stringifyRunEngine(report.engine)},
+                            {"reference_mode", report.referenceMode},
+                            {"leaf_evaluations", report.counts.leafEvaluations},
+                            {"flops", report.counts.flops},
+                            {"compulsory_bytes", report.counts.compulsoryBytes},
+                            {"time_median_s", report.medianSeconds},
+                            {"time_min_s", report.minSeconds},
+                            {"repetitions", int64_t(report.repetitions)},
+                            {"input_copies", int64_t(report.inputCopies)},
+                            {"gflops", report.gflops},
+                            {"gbps", report.gbps},
+                            {"outputs", std::move(outputs)}};
+  if (!report.reference.empty())
+    result["reference"] = report.reference;
+  if (report.roofline)
+    result["roofline_percent"] = report.roofline->percent;
+  if (const std::optional<CompileSummary> &compile = report.compile) {
+    result["threads"] = int64_t(compile->threads);
+    result["opt_level"] = int64_t(compile->optLevel);
+    result["compile_ms"] =
+        llvm::json::Object{{"lower", compile->lowerMs},
+                           {"translate", compile->translateMs},
+                           {"codegen", compile->codegenMs},
+                           {"total", compile->totalMs}};
+  }
+  return result;
+}
+
+llvm::Expected<RunReport> perfdojo::parseRunReport(llvm::StringRef json) {
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  if (!parsed)
+    return llvm::createStringError("the run report is not JSON: " +
+                                   toString(parsed.takeError()));
+  const llvm::json::Object *o = parsed->getAsObject();
+  if (!o)
+    return llvm::createStringError("the run report is not a JSON object");
+  std::optional<int64_t> version = o->getInteger("schema_version");
+  if (version != kRunReportSchemaVersion)
+    return llvm::createStringError(
+        "the run report has schema version " +
+        (version ? std::to_string(*version) : std::string("(none)")) +
+        ", expected " + std::to_string(kRunReportSchemaVersion));
+  std::optional<double> median = o->getNumber("time_median_s");
+  std::optional<llvm::StringRef> engineName = o->getString("engine");
+  if (!median || !engineName)
+    return llvm::createStringError(
+        "the run report has no time_median_s or engine");
+  llvm::Expected<RunEngine> engine = parseRunEngine(*engineName);
+  if (!engine)
+    return engine.takeError();
+
+  RunReport report;
+  report.kernel = o->getString("kernel").value_or("").str();
+  report.engine = *engine;
+  report.referenceMode = o->getBoolean("reference_mode").value_or(false);
+  report.counts.leafEvaluations = o->getInteger("leaf_evaluations").value_or(0);
+  report.counts.flops = o->getInteger("flops").value_or(0);
+  report.counts.compulsoryBytes = o->getInteger("compulsory_bytes").value_or(0);
+  report.medianSeconds = *median;
+  report.minSeconds = o->getNumber("time_min_s").value_or(0);
+  report.repetitions = o->getInteger("repetitions").value_or(0);
+  report.inputCopies = o->getInteger("input_copies").value_or(1);
+  report.gflops = o->getNumber("gflops").value_or(0);
+  report.gbps = o->getNumber("gbps").value_or(0);
+  report.reference = o->getString("reference").value_or("").str();
+  if (const llvm::json::Array *outputs = o->getArray("outputs")) {
+    for (const llvm::json::Value &value : *outputs) {
+      const llvm::json::Object *out = value.getAsObject();
+      if (!out)
+        continue;
+      OutputSummary output;
+      output.name = out->getString("name").value_or("").str();
+      output.type = out->getString("type").value_or("").str();
+      output.sum = readNumber(out->get("sum")).value_or(0);
+      output.l2 = readNumber(out->get("l2")).value_or(0);
+      if (std::optional<bool> valid = out->getBoolean("valid")) {
+        Comparison comparison;
+        comparison.mismatches = *valid ? 0 : 1;
+        comparison.maxScaledError =
+            readNumber(out->get("max_scaled_error")).value_or(0);
+        output.comparison = comparison;
+      }
+      report.outputs.push_back(std::move(output));
+    }
+  }
+  if (std::optional<double> percent = o->getNumber("roofline_percent"))
+    report.roofline = RooflineSummary{*percent, 0, 0};
+  if (const llvm::json::Object *compileMs = o->getObject("compile_ms")) {
+    CompileSummary compile;
+    compile.threads = o->getInteger("threads").value_or(0);
+    compile.optLevel = o->getInteger("opt_level").value_or(3);
+    compile.lowerMs = compileMs->getNumber("lower").value_or(0);
+    compile.translateMs = compileMs->getNumber("translate").value_or(0);
+    compile.codegenMs = compileMs->getNumber("codegen").value_or(0);
+    compile.totalMs = compileMs->getNumber("total").value_or(0);
+    report.compile = compile;
+  }
+  return report;
+}
+
+//===----------------------------------------------------------------------===//
+// Text
+//===----------------------------------------------------------------------===//
+
+void perfdojo::printRunReport(const RunReport &report, llvm::raw_ostream &os) {
+  os << "kernel " << report.kernel << ": " << report.numArguments
+     << " argument(s), " << report.counts.leafEvaluations
+     << " leaf evaluations, engine " << stringifyRunEngine(report.engine)
+     << (report.referenceMode ? " (f64 reference mode)" : "") << "\n";
+  if (const std::optional<CompileSummary> &compile = report.compile)
+    os << "compile: " << llvm::format("%.1f", compile->totalMs) << " ms (lower "
+       << llvm::format("%.1f", compile->lowerMs) << ", translate "
+       << llvm::format("%.1f", compile->translateMs) << ", LLVM -O"
+       << compile->optLevel << " + codegen "
+       << llvm::format("%.1f", compile->codegenMs) << ")\n";
+  for (const OutputSummary &output : report.outputs) {
+    os << "output " << output.name << " " << output.type << ": sum "
+       << llvm::format("%.9g", output.sum) << ", l2 "
+       << llvm::format("%.9g", output.l2) << "\n";
+    if (output.comparison)
+      os << "  "
+         << (output.comparison->passed() ? "matches" : "MISMATCH against")
+         << " " << report.reference << ": " << describe(*output.comparison)
+         << "\n";
+  }
+  os << "time: median " << formatSeconds(report.medianSeconds) << ", min "
+     << formatSeconds(report.minSeconds) << " over " << report.repetitions
+     << " run(s)";
+  if (report.inputCopies > 1)
+    os << " rotating " << report.inputCopies << " input copies";
+  os << "\nrate: " << llvm::format("%.2f", report.gflops) << " GFLOP/s, "
+     << llvm::format("%.2f", report.gbps) << " GB/s compulsory traffic, "
+     << llvm::format("%.1f",
+                     report.counts.leafEvaluations / report.minSeconds / 1e6)
+     << " M leaf evaluations/s\n";
+  if (const std::optional<RooflineSummary> &roofline = report.roofline)
+    os << "roofline: " << llvm::format("%.1f", roofline->percent) << "% of "
+       << llvm::format("%.1f", roofline->attainableGflops)
+       << " GFLOP/s attainable at " << llvm::format("%.3f", roofline->intensity)
+       << " flop/byte\n";
+}

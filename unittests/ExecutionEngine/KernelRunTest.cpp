@@ -1,0 +1,155 @@
+//===- KernelRunTest.cpp - one run: reference, validation, report ---------===//
+
+#include "perfdojo/ExecutionEngine/KernelRun.h"
+#include "perfdojo/Target/DojoText/DojoText.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/SourceMgr.h"
+#include "gtest/gtest.h"
+
+using namespace mlir;
+using namespace perfdojo;
+
+namespace {
+OwningOpRef<ModuleOp> parse(MLIRContext &ctx, llvm::StringRef text) {
+  llvm::SourceMgr sm;
+  sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "k.dojo"),
+                        llvm::SMLoc());
+  return importDojo(sm, &ctx);
+}
+
+constexpr const char *kSum = "x f32 [8, 32] heap in\n"
+                             "y f32 [8] heap out\n"
+                             "8 y[{0}] = 0\n"
+                             "| 32 y[{0}] += x[{0}, {1}]\n";
+/// The same sum with a parallel outer scope.
+constexpr const char *kParallelSum = "x f32 [8, 32] heap in\n"
+                                     "y f32 [8] heap out\n"
+                                     "8:p y[{0}] = 0\n"
+                                     "| 32 y[{0}] += x[{0}, {1}]\n";
+/// Another computation on the same arguments.
+constexpr const char *kMax = "x f32 [8, 32] heap in\n"
+                             "y f32 [8] heap out\n"
+                             "8 y[{0}] = -inf\n"
+                             "| 32 y[{0}] max= x[{0}, {1}]\n";
+
+struct KernelRunTest : testing::Test {
+  MLIRContext ctx;
+  dojo::KernelOp load(llvm::StringRef text) {
+    modules.push_back(parse(ctx, text));
+    return modules.back() ? getSingleKernel(*modules.back()) : nullptr;
+  }
+  std::vector<OwningOpRef<ModuleOp>> modules;
+};
+
+TEST_F(KernelRunTest, InterpreterRunIsValidatedByTheF64Interpreter) {
+  dojo::KernelOp kernel = load(kSum);
+  ASSERT_TRUE(kernel);
+  RunOptions options;
+  options.engine = RunEngine::Interp;
+  options.repetitions = 2;
+  llvm::Expected<KernelRun> run = runKernel(kernel, nullptr, options);
+  ASSERT_TRUE(bool(run)) << llvm::toString(run.takeError());
+  const RunReport &report = run->report;
+  EXPECT_EQ(report.kernel, "k");
+  EXPECT_EQ(report.numArguments, 2u);
+  EXPECT_EQ(report.counts.leafEvaluations, 8 + 8 * 32);
+  EXPECT_EQ(report.repetitions, 2u);
+  EXPECT_EQ(report.inputCopies, 1u);
+  EXPECT_EQ(report.reference, "the f64 reference (interpreter)");
+  EXPECT_FALSE(report.compile);
+  ASSERT_EQ(report.outputs.size(), 1u);
+  EXPECT_EQ(report.outputs[0].type, "f32 [8]");
+  ASSERT_TRUE(report.outputs[0].comparison);
+  EXPECT_TRUE(report.passed());
+  // The inputs are those of the seed, the outputs their row sums.
+  ASSERT_EQ(run->inputs.size(), 2u);
+  double total = 0;
+  for (int64_t i = 0; i < run->inputs[0].size(); ++i)
+    total += run->inputs[0].get(i);
+  EXPECT_NEAR(report.outputs[0].sum, total, 1e-4);
+}
+
+TEST_F(KernelRunTest, AboveTheInterpreterLimitTheBaselineValidates) {
+  dojo::KernelOp kernel = load(kParallelSum), baseline = load(kSum);
+  ASSERT_TRUE(kernel && baseline);
+  RunOptions options;
+  options.interpLimit = 10;
+  options.repetitions = 1;
+  options.threads = 1;
+  llvm::Expected<KernelRun> run = runKernel(kernel, baseline, options);
+  ASSERT_TRUE(bool(run)) << llvm::toString(run.takeError());
+  EXPECT_EQ(run->report.reference, "the baseline kernel (JIT)");
+  EXPECT_TRUE(run->report.passed());
+  ASSERT_TRUE(run->report.compile);
+  EXPECT_EQ(run->report.compile->optLevel, 3u);
+
+  // Without a baseline, the kernel with its modes cleared.
+  run = runKernel(kernel, nullptr, options);
+  ASSERT_TRUE(bool(run)) << llvm::toString(run.takeError());
+  EXPECT_EQ(run->report.reference, "this kernel with modes cleared (JIT)");
+}
+
+TEST_F(KernelRunTest, SavedOutputsValidateLaterRuns) {
+  dojo::KernelOp kernel = load(kSum), other = load(kMax);
+  ASSERT_TRUE(kernel && other);
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::getPotentiallyUniqueTempFileName(
+      "kernel-run-test", "outputs", path));
+  RunOptions options;
+  options.engine = RunEngine::Interp;
+  options.repetitions = 1;
+  llvm::Expected<KernelRun> first = runKernel(kernel, nullptr, options);
+  ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
+  ASSERT_FALSE(bool(first->saveOutputs(path)));
+
+  options.referenceOutputs = path.str().str();
+  llvm::Expected<KernelRun> again = runKernel(kernel, nullptr, options);
+  ASSERT_TRUE(bool(again)) << llvm::toString(again.takeError());
+  EXPECT_EQ(again->report.reference, "the saved reference outputs");
+  EXPECT_TRUE(again->report.passed());
+
+  // A mismatch is a finished run that did not pass, and cannot be saved.
+  llvm::Expected<KernelRun> mismatch = runKernel(other, nullptr, options);
+  ASSERT_TRUE(bool(mismatch)) << llvm::toString(mismatch.takeError());
+  EXPECT_FALSE(mismatch->report.passed());
+  llvm::Error save = mismatch->saveOutputs(path);
+  EXPECT_TRUE(bool(save));
+  llvm::consumeError(std::move(save));
+
+  // Outputs of another seed are an error, not a validation.
+  options.seed = 1;
+  llvm::Expected<KernelRun> seed = runKernel(kernel, nullptr, options);
+  ASSERT_FALSE(bool(seed));
+  EXPECT_NE(llvm::toString(seed.takeError()).find("seed 0, not 1"),
+            std::string::npos);
+  llvm::sys::fs::remove(path);
+}
+
+TEST_F(KernelRunTest, BaselineMustTakeTheSameArguments) {
+  dojo::KernelOp kernel = load(kSum);
+  dojo::KernelOp baseline = load("x f32 [8, 32] heap in\n"
+                                 "z f32 [8] heap out\n"
+                                 "8 z[{0}] = 0\n");
+  ASSERT_TRUE(kernel && baseline);
+  llvm::Error error = checkBaselineArguments(kernel, baseline);
+  ASSERT_TRUE(bool(error));
+  EXPECT_NE(llvm::toString(std::move(error)).find("arguments differ"),
+            std::string::npos);
+  RunOptions options;
+  options.engine = RunEngine::Interp;
+  llvm::Expected<KernelRun> run = runKernel(kernel, baseline, options);
+  EXPECT_FALSE(bool(run));
+  llvm::consumeError(run.takeError());
+}
+
+TEST_F(KernelRunTest, RefusesTheReferenceModeOnTheJit) {
+  dojo::KernelOp kernel = load(kSum);
+  RunOptions options;
+  options.referenceMode = true;
+  llvm::Expected<KernelRun> run = runKernel(kernel, nullptr, options);
+  EXPECT_FALSE(bool(run));
+  llvm::consumeError(run.takeError());
+}
+} // namespace

@@ -1,0 +1,83 @@
+//===- RunOptionsTest.cpp - run settings, parsing and worker flags --------===//
+
+#include "perfdojo/Runtime/RunOptions.h"
+
+#include "gtest/gtest.h"
+
+using namespace perfdojo;
+
+namespace {
+TEST(RunOptions, ParsesEngineNames) {
+  EXPECT_EQ(*parseRunEngine("jit"), RunEngine::Jit);
+  EXPECT_EQ(*parseRunEngine("interp"), RunEngine::Interp);
+  llvm::Expected<RunEngine> bad = parseRunEngine("gpu");
+  ASSERT_FALSE(bool(bad));
+  EXPECT_EQ(llvm::toString(bad.takeError()),
+            "unknown engine 'gpu'; available: jit, interp");
+
+  EXPECT_EQ(*parseReferenceEngine("auto"), ReferenceEngine::Auto);
+  EXPECT_EQ(*parseReferenceEngine("baseline"), ReferenceEngine::Baseline);
+  llvm::Expected<ReferenceEngine> badReference = parseReferenceEngine("x");
+  ASSERT_FALSE(bool(badReference));
+  EXPECT_EQ(llvm::toString(badReference.takeError()),
+            "unknown reference engine 'x'; available: auto, interp, baseline");
+}
+
+TEST(RunOptions, ReferenceModeNeedsTheInterpreter) {
+  RunOptions options;
+  options.referenceMode = true;
+  llvm::Error error = options.check();
+  ASSERT_TRUE(bool(error));
+  EXPECT_NE(llvm::toString(std::move(error)).find("add --engine=interp"),
+            std::string::npos);
+  options.engine = RunEngine::Interp;
+  EXPECT_FALSE(bool(options.check()));
+}
+
+TEST(RunOptions, DefaultRepetitionsDependOnTheEngine) {
+  RunOptions options;
+  EXPECT_EQ(options.getRepetitions(), 10u);
+  options.engine = RunEngine::Interp;
+  EXPECT_EQ(options.getRepetitions(), 3u);
+  options.repetitions = 7;
+  EXPECT_EQ(options.getRepetitions(), 7u);
+}
+
+TEST(RunOptions, DefaultsNeedNoFlags) {
+  EXPECT_TRUE(getRunFlags(RunOptions()).empty());
+}
+
+TEST(RunOptions, WorkerFlagsSpellWhatDiffers) {
+  // What the search evaluator asks of a candidate's worker.
+  RunOptions options;
+  options.threads = 2;
+  options.repetitions = 5;
+  options.referenceEngine = ReferenceEngine::Baseline;
+  options.maxWarmupSeconds = 0;
+  options.timingLock = "/tmp/lock";
+  std::vector<std::string> expected = {
+      "--reference-engine=baseline", "--threads=2",
+      "--max-warmup-seconds=0",      "--reps=5",
+      "--timing-lock=/tmp/lock",     "--baseline=original.dojo"};
+  EXPECT_EQ(getRunFlags(options, "original.dojo"), expected);
+
+  RunOptions other;
+  other.engine = RunEngine::Interp;
+  other.referenceMode = true;
+  other.validate = false;
+  other.referenceOutputs = "ref.outputs";
+  other.seed = 3;
+  other.optLevel = 1;
+  other.approximateMath = false;
+  other.interpLimit = 10;
+  expected = {"--engine=interp",
+              "--reference",
+              "--validate=false",
+              "--interp-limit=10",
+              "--reference-outputs=ref.outputs",
+              "--seed=3",
+              "-O1",
+              "--approximate-math=false"};
+  EXPECT_EQ(getRunFlags(other), expected);
+}
+} // namespace
