@@ -57,7 +57,7 @@ dojo.kernel @negative_operand_stride {
 
 // Lane i+1 reads the element lane i writes, but every lane reads before any
 // lane writes. (The other way round, y[{0}, {1}] = y[{0}, {1}+1], keeps the
-// sequential result: set_vector.mlir.)
+// sequential result: test/Runtime/lanes.dojo.)
 // expected-error @below {{'set_vector y@1': the scope would race: a lane would read what an earlier lane writes, but lanes read before they write: write of 'y' in `y[{0}, {1}+1] = y[{0}, {1}]` conflicts with the read of 'y' in `y[{0}, {1}+1] = y[{0}, {1}]`}}
 dojo.kernel @negative_lane_conflict {
   dojo.buffer y f32 [2, 17] heap inout
