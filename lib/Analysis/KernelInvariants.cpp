@@ -11,19 +11,11 @@ using namespace perfdojo;
 using namespace perfdojo::dojo;
 
 StringRef perfdojo::getInvariantRuleName(InvariantRule rule) {
-  switch (rule) {
-  case InvariantRule::ReusedDimension:
-    return "the :N invariant";
-  case InvariantRule::RegisterAddressing:
-    return "register addressing";
-  case InvariantRule::VectorLanes:
-    return "vector access shape";
-  case InvariantRule::BlockShape:
-    return "one block shape per GPU launch";
-  case InvariantRule::RaceFreedom:
-    return "race freedom";
-  }
-  return "";
+  // Indexed by InvariantRule.
+  static constexpr const char *names[] = {
+      "the :N invariant", "register addressing", "vector access shape",
+      "one block shape per GPU launch", "race freedom"};
+  return names[static_cast<unsigned>(rule)];
 }
 
 std::optional<InvariantViolation>

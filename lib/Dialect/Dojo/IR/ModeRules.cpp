@@ -49,30 +49,15 @@ std::optional<Mode> perfdojo::dojo::getRequiredEnclosingMode(Mode mode) {
 }
 
 std::string perfdojo::dojo::describeMode(Mode mode) {
-  StringRef what;
-  switch (mode) {
-  case Mode::seq:
+  if (mode == Mode::seq)
     return "plain";
-  case Mode::unroll:
-    what = "unrolled";
-    break;
-  case Mode::parallel:
-    what = "parallel";
-    break;
-  case Mode::vector:
-    what = "vector";
-    break;
-  case Mode::gpu_grid:
-    what = "GPU grid";
-    break;
-  case Mode::gpu_block:
-    what = "GPU block";
-    break;
-  case Mode::gpu_warp:
-    what = "GPU warp";
-    break;
-  }
-  return (":" + getModeSuffix(mode) + " (" + what + ")").str();
+  // Indexed by Mode; seq is described above.
+  static constexpr const char *kinds[] = {"",         "unrolled", "parallel",
+                                          "vector",   "GPU grid", "GPU block",
+                                          "GPU warp"};
+  return (":" + getModeSuffix(mode) + " (" +
+          kinds[static_cast<unsigned>(mode)] + ")")
+      .str();
 }
 
 std::optional<ModeRuleViolation>
