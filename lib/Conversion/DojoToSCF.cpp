@@ -20,6 +20,8 @@
 #include "perfdojo/Analysis/Privatization.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+#include "perfdojo/Dialect/Dojo/IR/ModeRules.h"
+#include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
@@ -412,6 +414,11 @@ LogicalResult KernelLowering::lowerNodes(Block &block, OpBuilder &b) {
 LogicalResult KernelLowering::lowerScope(ScopeOp scope, OpBuilder &b) {
   Location loc = scope.getLoc();
   int64_t size = scope.getSize();
+  static const TargetDescription cpu = TargetDescription::getCpu();
+  if (!cpu.supports(scope.getMode()))
+    return scope.emitOpError("has mode ")
+           << describeMode(scope.getMode()) << ", which the " << cpu.name
+           << " target cannot execute";
   switch (scope.getMode()) {
   case Mode::seq: {
     Value lb = arith::ConstantIndexOp::create(b, loc, 0);
@@ -460,9 +467,7 @@ LogicalResult KernelLowering::lowerScope(ScopeOp scope, OpBuilder &b) {
   case Mode::gpu_grid:
   case Mode::gpu_block:
   case Mode::gpu_warp:
-    return scope.emitOpError("has GPU mode '")
-           << stringifyMode(scope.getMode())
-           << "', which the CPU target cannot execute";
+    break; // refused above: not a mode of the CPU target
   }
   llvm_unreachable("unknown mode");
 }

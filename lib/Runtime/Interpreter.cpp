@@ -14,6 +14,7 @@
 
 #include "perfdojo/Runtime/Interpreter.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+#include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
@@ -259,17 +260,10 @@ LogicalResult CompiledKernel::compileBuffers(KernelOp kernel, bool reference) {
              << buffer.getElementType();
     BufferSlot slot;
     slot.type = reference ? ScalarType::f64 : *type;
-    // Row-major over allocated extents; a `:N` dimension has stride 0.
-    int rank = buffer.getRank();
-    slot.strides.assign(rank, 0);
-    int64_t running = 1, logical = 1;
-    for (int d = rank - 1; d >= 0; --d) {
-      logical = saturatingMul(logical, buffer.getShape()[d]);
-      if (buffer.getReused()[d])
-        continue;
-      slot.strides[d] = running;
-      running = saturatingMul(running, buffer.getAllocatedExtent(d));
-    }
+    // The physical layout (PhysicalLayout.h): a `:N` dimension has stride 0.
+    slot.strides = getElementStrides(buffer);
+    int64_t running = getStorageElements(buffer);
+    int64_t logical = getLogicalElements(buffer);
     slot.logicalSize = logical;
     // Refuse absurd sizes up front rather than failing inside malloc.
     constexpr int64_t kMaxElements = int64_t(1) << 36;

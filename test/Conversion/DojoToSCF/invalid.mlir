@@ -6,7 +6,7 @@
 dojo.kernel @gpu_mode {
   dojo.buffer x f32 [32] heap in
   dojo.buffer y f32 [32] heap out
-  // expected-error @below {{'dojo.scope' op has GPU mode 'gpu_grid', which the CPU target cannot execute}}
+  // expected-error @below {{'dojo.scope' op has mode :g (GPU grid), which the cpu target cannot execute}}
   dojo.scope 32:g {
     dojo.leaf y[{0}] = x[{0}]
   }

@@ -43,6 +43,13 @@ int64_t perfdojo::getStorageElements(BufferOp buffer) {
   return elements;
 }
 
+int64_t perfdojo::getLogicalElements(BufferOp buffer) {
+  int64_t elements = 1;
+  for (int64_t extent : buffer.getShape())
+    elements = saturatingMul(elements, extent);
+  return elements;
+}
+
 int64_t perfdojo::getElementBytes(BufferOp buffer) {
   return std::max<int64_t>(
       1, (buffer.getElementType().getIntOrFloatBitWidth() + 7) / 8);

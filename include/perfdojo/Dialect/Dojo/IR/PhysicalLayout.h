@@ -24,6 +24,8 @@ int64_t getStrideAlong(dojo::BufferOp buffer,
 /// Allocated storage of `buffer` in elements: the product of the allocated
 /// extents of its materialized dimensions (saturating at INT64_MAX).
 int64_t getStorageElements(dojo::BufferOp buffer);
+/// Logical elements of `buffer`: the product of its shape (saturating).
+int64_t getLogicalElements(dojo::BufferOp buffer);
 /// Bytes of one element of `buffer` (at least 1).
 int64_t getElementBytes(dojo::BufferOp buffer);
 
