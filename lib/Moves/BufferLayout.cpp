@@ -111,24 +111,7 @@ std::optional<std::string> findCapacityViolation(BufferOp buffer,
                                                  BufferLocation location,
                                                  int64_t elements,
                                                  const MoveOptions &options) {
-  std::string name = "'" + buffer.getName().str() + "'";
-  if (location == BufferLocation::reg) {
-    if (elements <= options.target.registerElements)
-      return std::nullopt;
-    return name + " would allocate " + std::to_string(elements) +
-           " elements, over the register budget of " +
-           std::to_string(options.target.registerElements) + " elements";
-  }
-  if (location == BufferLocation::stack) {
-    int64_t bytes = (buffer.getElementType().getIntOrFloatBitWidth() + 7) / 8;
-    int64_t total = elements > INT64_MAX / bytes ? INT64_MAX : elements * bytes;
-    if (total <= options.target.stackBytes)
-      return std::nullopt;
-    return name + " would allocate " + std::to_string(total) +
-           " bytes, over the stack budget of " +
-           std::to_string(options.target.stackBytes) + " bytes";
-  }
-  return std::nullopt;
+  return options.target.findCapacityViolation(buffer, location, elements);
 }
 
 } // namespace perfdojo::moves

@@ -38,6 +38,36 @@ dojo.kernel @negative_buffer_dimension_size {
 
 // -----
 
+// The location budgets are rules of the IR (TargetDescription::getDefault):
+// 1 MiB of stack, 64 register elements.
+dojo.kernel @negative_buffer_stack_budget {
+  // expected-error @below {{'dojo.buffer' op does not fit its location: 't' would allocate 4000000 bytes, over the stack budget of 1048576 bytes}}
+  dojo.buffer t f32 [1000000] stack
+}
+
+// -----
+
+dojo.kernel @negative_buffer_register_budget {
+  // expected-error @below {{'dojo.buffer' op does not fit its location: 't' would allocate 65 elements, over the register budget of 64 elements}}
+  dojo.buffer t f32 [65] reg
+}
+
+// -----
+
+dojo.kernel @negative_buffer_storage_overflow {
+  // expected-error @below {{'dojo.buffer' op the storage of 't' overflows 64-bit byte offsets}}
+  dojo.buffer t f32 [100000000000, 100000000000] heap
+}
+
+// -----
+
+dojo.kernel @negative_buffer_padding_overflow {
+  // expected-error @below {{'dojo.buffer' op dimension 0 of 't' overflows 64-bit integers with its padding}}
+  dojo.buffer t f32 [4+9223372036854775807] heap
+}
+
+// -----
+
 dojo.kernel @negative_buffer_negative_padding {
   // expected-error @below {{'dojo.buffer' op dimension 0 has negative padding -1}}
   "dojo.buffer"() <{arrays = [], element_type = f32, location = 0 : i32, name = "x", padding = array<i64: -1>, reused = array<i1: false>, role = 0 : i32, shape = array<i64: 4>}> : () -> ()
@@ -181,6 +211,29 @@ dojo.kernel @negative_warp_outside_block {
   dojo.scope 4:g {
     // expected-error @below {{'dojo.scope' op a :w (GPU warp) scope must be nested in a :b (GPU block) scope}}
     dojo.scope 8:w {
+      dojo.leaf y[{0}, {1}] = 1
+    }
+  }
+}
+
+// -----
+
+// Unrolled code and thread blocks have upper bounds in the IR.
+dojo.kernel @negative_unroll_limit {
+  dojo.buffer y f32 [100000] heap out
+  // expected-error @below {{'dojo.scope' op scope size 100000 exceeds the unroll limit 64}}
+  dojo.scope 100000:u {
+    dojo.leaf y[{0}] = 1
+  }
+}
+
+// -----
+
+dojo.kernel @negative_block_size {
+  dojo.buffer y f32 [2, 2048] heap out
+  dojo.scope 2:g {
+    // expected-error @below {{'dojo.scope' op scope size 2048 exceeds 1024 threads per block}}
+    dojo.scope 2048:b {
       dojo.leaf y[{0}, {1}] = 1
     }
   }

@@ -21,6 +21,8 @@
 #include "perfdojo/Analysis/KernelInvariants.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/IR/ModeRules.h"
+#include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
+#include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
@@ -80,6 +82,21 @@ LogicalResult BufferOp::verify() {
              << d << " of argument buffer '" << getName()
              << "' cannot be padded: the caller owns its layout";
   }
+  for (int64_t d = 0; d < rank; ++d)
+    if (getShape()[d] > INT64_MAX - getPadding()[d])
+      return emitOpError("dimension ")
+             << d << " of '" << getName()
+             << "' overflows 64-bit integers with its padding";
+  // Every byte must be addressable, and the storage must fit its location
+  // within the IR's bounds (TargetDescription::getDefault()).
+  int64_t elements = getStorageElements(*this);
+  if (elements == INT64_MAX || elements > INT64_MAX / getElementBytes(*this))
+    return emitOpError("the storage of '")
+           << getName() << "' overflows 64-bit byte offsets";
+  if (std::optional<std::string> over =
+          TargetDescription::getDefault().findCapacityViolation(
+              *this, getLocation(), elements))
+    return emitOpError("does not fit its location: ") << *over;
   if (isArgument() && !getArrays().empty())
     return emitOpError("argument buffer '")
            << getName() << "' cannot hold shared arrays ('->')";
@@ -99,6 +116,14 @@ LogicalResult ScopeOp::verify() {
     return emitOpError("scope size must be at least 1, got ") << getSize();
   if (getBody().empty() || getBlock().empty())
     return emitOpError("scope has no children");
+  // Upper bounds of the IR (unrolled code size, threads per block); the
+  // exact sizes of `:v` and `:w` are the target's, checked by the moves and
+  // the lowerings for that target.
+  if (getMode() == Mode::unroll || getMode() == Mode::gpu_block)
+    if (std::optional<std::string> problem =
+            TargetDescription::getDefault().findModeSizeViolation(
+                getMode(), getSize(), Type()))
+      return emitOpError(*problem);
   if (std::optional<ModeRuleViolation> violation =
           findEnclosingModeViolation(*this, getMode())) {
     InFlightDiagnostic diag = emitOpError(violation->message);

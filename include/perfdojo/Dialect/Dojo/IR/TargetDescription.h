@@ -16,6 +16,7 @@
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace perfdojo {
@@ -43,8 +44,22 @@ struct TargetDescription {
   /// Lanes of one vector register of `elementType` (at least 1): the size
   /// of a `:v` scope over that type.
   int64_t getVectorLanes(mlir::Type elementType) const;
+  /// Why a scope of `size` cannot have `mode` on this target (the unroll
+  /// limit, threads per block, the warp size, or for `:v` the lanes of
+  /// `laneType`); nullopt if it can.
+  std::optional<std::string> findModeSizeViolation(dojo::Mode mode,
+                                                   int64_t size,
+                                                   mlir::Type laneType) const;
+  /// Why `elements` elements of `buffer`'s type do not fit `location` (the
+  /// stack and register capacities); nullopt if they fit.
+  std::optional<std::string>
+  findCapacityViolation(dojo::BufferOp buffer, dojo::BufferLocation location,
+                        int64_t elements) const;
 
-  /// x86-64 with AVX-512 and an NVIDIA-like GPU: the defaults above.
+  /// x86-64 with AVX-512 and an NVIDIA-like GPU: the defaults above. Its
+  /// upper bounds (unroll limit, threads per block, location capacities)
+  /// are also the IR's: the verifier holds every kernel to them, and a
+  /// target may be stricter, never looser.
   static TargetDescription getDefault() { return {}; }
   /// The host CPU: seq, `:u`, `:p` and `:v` of `vectorBytes`.
   static TargetDescription getCpu(int64_t vectorBytes = 64);
