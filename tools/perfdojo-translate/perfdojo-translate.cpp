@@ -5,8 +5,9 @@
 //    `--export-dojo`, the move-script translations);
 //  * with `--emit=llvm|asm|obj|c-header`, the ahead-of-time compiler: it
 //    reads one or more `.dojo` or MLIR files, gathers their kernels into one
-//    library, and writes LLVM IR, assembly, an object file or the C header
-//    declaring the kernels, for `--target`.
+//    library (loadKernelLibrary, Target/DojoText), and writes LLVM IR,
+//    assembly, an object file or the C header declaring the kernels, for
+//    `--target` (emitKernelLibrary, Target/LLVM).
 //
 // `--emit` is a plain option rather than more mlir-translate registrations:
 // it takes `.dojo` text as well as MLIR, several inputs at once, and
@@ -21,8 +22,6 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/IR/SymbolTable.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/LogicalResult.h"
 #include "mlir/Tools/mlir-translate/MlirTranslateMain.h"
@@ -55,25 +54,6 @@ bool hasEmitOption(int argc, char **argv) {
 int fail(const llvm::Twine &message) {
   llvm::errs() << "perfdojo-translate: " << message << "\n";
   return 1;
-}
-
-/// Reads one input into a module of its own (diagnostics go to the
-/// context's handlers).
-OwningOpRef<ModuleOp> loadInput(llvm::StringRef path,
-                                llvm::StringRef kernelName,
-                                MLIRContext *context) {
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler handler(sourceMgr, context);
-  if (!path.ends_with(".dojo"))
-    return loadKernelFile(sourceMgr, path, context);
-  std::string error;
-  auto file = openInputFile(path, &error);
-  if (!file) {
-    emitError(FileLineColLoc::get(context, path, 0, 0)) << error;
-    return nullptr;
-  }
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  return importDojo(sourceMgr, context, kernelName);
 }
 
 int aotMain(int argc, char **argv) {
@@ -137,30 +117,10 @@ int aotMain(int argc, char **argv) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
-  // Gather every input's top-level operations into one library module.
   OwningOpRef<ModuleOp> library =
-      ModuleOp::create(FileLineColLoc::get(&context, paths.front(), 0, 0));
-  llvm::StringMap<Location> kernels;
-  for (const std::string &path : paths) {
-    OwningOpRef<ModuleOp> module = loadInput(path, kernelName, &context);
-    if (!module)
-      return 1;
-    for (Operation &op :
-         llvm::make_early_inc_range(module->getBody()->getOperations())) {
-      if (auto kernel = dyn_cast<dojo::KernelOp>(op)) {
-        auto [it, inserted] =
-            kernels.try_emplace(kernel.getSymName(), kernel.getLoc());
-        if (!inserted) {
-          InFlightDiagnostic diag = kernel.emitError()
-                                    << "kernel '" << kernel.getSymName()
-                                    << "' is defined twice in the library";
-          diag.attachNote(it->second) << "first defined here";
-          return 1;
-        }
-      }
-      op.moveBefore(library->getBody(), library->getBody()->end());
-    }
-  }
+      loadKernelLibrary(paths, &context, kernelName);
+  if (!library)
+    return 1;
 
   EmitOptions options;
   options.kind = *kind;

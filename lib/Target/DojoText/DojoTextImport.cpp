@@ -23,6 +23,7 @@
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -388,7 +389,8 @@ OwningOpRef<ModuleOp> perfdojo::importDojo(llvm::SourceMgr &sourceMgr,
 
 OwningOpRef<ModuleOp> perfdojo::loadKernelFile(llvm::SourceMgr &sourceMgr,
                                                StringRef path,
-                                               MLIRContext *context) {
+                                               MLIRContext *context,
+                                               StringRef kernelName) {
   context->loadDialect<DojoDialect>();
   std::string error;
   auto file = openInputFile(path, &error);
@@ -398,15 +400,46 @@ OwningOpRef<ModuleOp> perfdojo::loadKernelFile(llvm::SourceMgr &sourceMgr,
   }
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   if (path.ends_with(".dojo"))
-    return importDojo(sourceMgr, context);
+    return importDojo(sourceMgr, context, kernelName);
   return parseSourceFile<ModuleOp>(sourceMgr, context);
 }
 
 OwningOpRef<ModuleOp> perfdojo::loadKernelFile(StringRef path,
-                                               MLIRContext *context) {
+                                               MLIRContext *context,
+                                               StringRef kernelName) {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler handler(sourceMgr, context);
-  return loadKernelFile(sourceMgr, path, context);
+  return loadKernelFile(sourceMgr, path, context, kernelName);
+}
+
+OwningOpRef<ModuleOp>
+perfdojo::loadKernelLibrary(llvm::ArrayRef<std::string> paths,
+                            MLIRContext *context, StringRef kernelName) {
+  assert(!paths.empty() && "a library of no files");
+  OwningOpRef<ModuleOp> library =
+      ModuleOp::create(FileLineColLoc::get(context, paths.front(), 0, 0));
+  llvm::StringMap<Location> kernels;
+  for (const std::string &path : paths) {
+    OwningOpRef<ModuleOp> module = loadKernelFile(path, context, kernelName);
+    if (!module)
+      return nullptr;
+    for (Operation &op :
+         llvm::make_early_inc_range(module->getBody()->getOperations())) {
+      if (auto kernel = dyn_cast<KernelOp>(op)) {
+        auto [it, inserted] =
+            kernels.try_emplace(kernel.getSymName(), kernel.getLoc());
+        if (!inserted) {
+          InFlightDiagnostic diag = kernel.emitError()
+                                    << "kernel '" << kernel.getSymName()
+                                    << "' is defined twice in the library";
+          diag.attachNote(it->second) << "first defined here";
+          return nullptr;
+        }
+      }
+      op.moveBefore(library->getBody(), library->getBody()->end());
+    }
+  }
+  return library;
 }
 
 KernelOp perfdojo::getSingleKernel(ModuleOp module) {

@@ -36,17 +36,29 @@ void exportDojo(dojo::KernelOp kernel, llvm::raw_ostream &os);
 mlir::LogicalResult exportDojo(mlir::Operation *op, llvm::raw_ostream &os);
 
 /// Reads a kernel from `path` into `sourceMgr`: `.dojo` text, or MLIR for
-/// any other extension. Returns null after emitting diagnostics on failure.
-/// Callers that keep `sourceMgr` alive with a SourceMgrDiagnosticHandler get
-/// source excerpts in later diagnostics (verifier, interpreter) too.
-mlir::OwningOpRef<mlir::ModuleOp> loadKernelFile(llvm::SourceMgr &sourceMgr,
-                                                 llvm::StringRef path,
-                                                 mlir::MLIRContext *context);
+/// any other extension (`-` is MLIR from stdin). `kernelName` names the
+/// kernel of a `.dojo` file (default: the file's stem). Returns null after
+/// emitting diagnostics on failure. Callers that keep `sourceMgr` alive with
+/// a SourceMgrDiagnosticHandler get source excerpts in later diagnostics
+/// (verifier, interpreter) too.
+mlir::OwningOpRef<mlir::ModuleOp>
+loadKernelFile(llvm::SourceMgr &sourceMgr, llvm::StringRef path,
+               mlir::MLIRContext *context, llvm::StringRef kernelName = "");
 
 /// As above, with a source manager and diagnostic handler of its own that
 /// live only while loading.
-mlir::OwningOpRef<mlir::ModuleOp> loadKernelFile(llvm::StringRef path,
-                                                 mlir::MLIRContext *context);
+mlir::OwningOpRef<mlir::ModuleOp>
+loadKernelFile(llvm::StringRef path, mlir::MLIRContext *context,
+               llvm::StringRef kernelName = "");
+
+/// Reads every file of `paths` (as loadKernelFile) and gathers their
+/// top-level operations, in order, into one module: a kernel library, as
+/// `perfdojo-translate --emit` compiles it. Two kernels of one name are an
+/// error at the second with a note at the first. Returns null after
+/// emitting diagnostics on failure.
+mlir::OwningOpRef<mlir::ModuleOp>
+loadKernelLibrary(llvm::ArrayRef<std::string> paths,
+                  mlir::MLIRContext *context, llvm::StringRef kernelName = "");
 
 /// The one kernel in `module`, or null after emitting an error.
 dojo::KernelOp getSingleKernel(mlir::ModuleOp module);
