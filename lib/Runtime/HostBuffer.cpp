@@ -1,6 +1,7 @@
 //===- HostBuffer.cpp - kernel data in host memory ------------------------===//
 
 #include "perfdojo/Runtime/HostBuffer.h"
+#include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -13,6 +14,7 @@
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 using namespace mlir;
@@ -171,16 +173,29 @@ void perfdojo::fillInputs(KernelOp kernel, llvm::MutableArrayRef<HostBuffer> arg
 mlir::LogicalResult perfdojo::checkArgumentSizes(dojo::KernelOp kernel,
                                                  llvm::StringRef tool) {
   constexpr int64_t kMaxArgumentElements = int64_t(1) << 36;
+  int64_t needed = 0;
   for (dojo::BufferOp buffer : kernel.getBuffers()) {
-    int64_t elements = 1;
-    for (int64_t size : buffer.getShape())
-      if (llvm::MulOverflow(elements, size, elements))
-        elements = kMaxArgumentElements + 1;
+    int64_t elements = buffer.isArgument() ? getLogicalElements(buffer)
+                                           : getStorageElements(buffer);
     if (buffer.isArgument() && elements > kMaxArgumentElements)
       return buffer.emitOpError("buffer '")
              << buffer.getName() << "' has more than 2^36 elements; " << tool
              << " does not allocate buffers this large";
+    if (!buffer.isArgument() &&
+        buffer.getLocation() != dojo::BufferLocation::heap)
+      continue;
+    int64_t bytes;
+    if (llvm::MulOverflow(elements, getElementBytes(buffer), bytes) ||
+        llvm::AddOverflow(needed, bytes, needed))
+      needed = INT64_MAX;
   }
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  int64_t memory = pages > 0 && pageSize > 0 ? int64_t(pages) * pageSize : 0;
+  if (memory > 0 && needed > memory)
+    return kernel.emitOpError("needs ")
+           << needed << " bytes for its arguments and heap buffers, more than "
+           << "the " << memory << " bytes of memory of this machine; " << tool
+           << " does not run it";
   return mlir::success();
 }
 

@@ -76,6 +76,9 @@ std::string describeArgumentType(dojo::BufferOp buffer);
 /// Refuses, with an error at the buffer, a kernel whose argument has more
 /// than 2^36 elements: `tool` does not allocate buffers that large, and
 /// failing in the allocator would be a crash instead of a diagnostic.
+/// Refuses, with an error at the kernel, one whose arguments and heap
+/// buffers together need more bytes than the machine's physical memory
+/// (stack and register buffers are bounded by the verifier).
 mlir::LogicalResult checkArgumentSizes(dojo::KernelOp kernel,
                                        llvm::StringRef tool);
 

@@ -308,6 +308,62 @@ dojo.kernel @negative_operand_kind {
 
 // -----
 
+// Constants are values of the statement's type (docs/ir.md, "Numbers").
+dojo.kernel @negative_integer_constant_fraction {
+  dojo.buffer x i32 [4] heap in
+  dojo.buffer y i32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op constant operand 1 (0.5) is not an integer, as the statement computes in 'i32'}}
+    dojo.leaf y[{0}] = x[{0}] * 0.5
+  }
+}
+
+// -----
+
+dojo.kernel @negative_integer_constant_infinity {
+  dojo.buffer x i32 [4] heap in
+  dojo.buffer y i32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op constant operand 1 (inf) is not an integer, as the statement computes in 'i32'}}
+    dojo.leaf y[{0}] = x[{0}] * inf
+  }
+}
+
+// -----
+
+dojo.kernel @negative_integer_constant_range {
+  dojo.buffer x i8 [4] heap in
+  dojo.buffer y i8 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op constant operand 1 (128) is out of the range of 'i8'}}
+    dojo.leaf y[{0}] = x[{0}] + 128
+  }
+}
+
+// -----
+
+dojo.kernel @negative_integer_division_by_zero {
+  dojo.buffer x i32 [4] heap in
+  dojo.buffer y i32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op divides by the constant 0 in 'i32', which has no value}}
+    dojo.leaf y[{0}] = x[{0}] / 0
+  }
+}
+
+// -----
+
+dojo.kernel @negative_float_constant_overflow {
+  dojo.buffer x f32 [4] heap in
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op constant operand 1 (1.0e39) overflows to infinity in 'f32'}}
+    dojo.leaf y[{0}] = x[{0}] + 1.0e39
+  }
+}
+
+// -----
+
 //===----------------------------------------------------------------------===//
 // dojo.kernel: the tree as a whole
 //===----------------------------------------------------------------------===//

@@ -26,9 +26,12 @@
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace perfdojo;
@@ -312,6 +315,46 @@ private:
                    : " (scratch buffers start undefined)");
   }
 
+  /// A constant operand must be a value of the statement's type: an
+  /// integer in range for integer types (no fraction, no infinity), and no
+  /// finite literal that rounds to infinity for float types; an integer
+  /// division by a constant zero has no value (docs/ir.md, "Numbers").
+  LogicalResult checkConstant(LeafOp leaf, unsigned j, FloatAttr constant,
+                              Type type) {
+    double value = constant.getValueAsDouble();
+    auto bad = [&](StringRef why) {
+      std::string text;
+      llvm::raw_string_ostream os(text);
+      printConstant(os, value);
+      return leaf.emitOpError("constant operand ")
+             << j << " (" << text << ") " << why << " " << type;
+    };
+    if (auto intType = dyn_cast<IntegerType>(type)) {
+      unsigned width = intType.getWidth();
+      double lo = -std::ldexp(1.0, width - 1), hi = std::ldexp(1.0, width - 1);
+      if (!std::isfinite(value) || value != std::trunc(value))
+        return bad("is not an integer, as the statement computes in");
+      if (value < lo || value >= hi)
+        return bad("is out of the range of");
+      if (leaf.getKind() == OpKind::div && j == 1 && value == 0)
+        return leaf.emitOpError("divides by the constant 0 in ")
+               << type << ", which has no value";
+      return success();
+    }
+    if (auto floatType = dyn_cast<FloatType>(type)) {
+      if (!std::isfinite(value))
+        return success();
+      llvm::APFloat converted(value);
+      bool losesInfo;
+      llvm::APFloat::opStatus status = converted.convert(
+          floatType.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
+          &losesInfo);
+      if (status & llvm::APFloat::opOverflow)
+        return bad("overflows to infinity in");
+    }
+    return success();
+  }
+
   LogicalResult visitLeaf(LeafOp leaf) {
     FailureOr<BufferOp> out =
         checkAccess(leaf, leaf.getArray(), leaf.getIndices(), "output");
@@ -319,6 +362,11 @@ private:
       return failure();
     Type type = out->getElementType();
     for (auto [j, input] : llvm::enumerate(leaf.getInputs())) {
+      if (auto constant = dyn_cast<FloatAttr>(input)) {
+        if (failed(checkConstant(leaf, j, constant, type)))
+          return failure();
+        continue;
+      }
       // An index value is computed in 64-bit integers over the whole box.
       if (auto index = dyn_cast<IndexValueAttr>(input)) {
         if (!getLinearForm(index.getExpr().getResult(0))->range(sizes))
