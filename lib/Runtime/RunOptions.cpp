@@ -45,6 +45,9 @@ llvm::Error RunOptions::check() const {
   if (referenceMode && engine != RunEngine::Interp)
     return llvm::createStringError(
         "--reference is a mode of the interpreter; add --engine=interp");
+  if (optLevel > 3)
+    return llvm::createStringError("-O%u: the optimization level is 0-3",
+                                   optLevel);
   return llvm::Error::success();
 }
 

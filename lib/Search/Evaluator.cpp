@@ -58,6 +58,25 @@ std::string perfdojo::hashKernelText(llvm::StringRef text) {
                          /*Width=*/16);
 }
 
+llvm::Error perfdojo::checkEvaluatorOptions(const EvaluatorOptions &options) {
+  if (options.timeoutSeconds == 0)
+    return llvm::createStringError("the time limit per candidate must be "
+                                   "positive");
+  if (options.cacheDir.empty())
+    return llvm::Error::success();
+  if (std::error_code ec = llvm::sys::fs::create_directories(options.cacheDir))
+    return llvm::createStringError("cannot create the cache '" +
+                                   options.cacheDir + "': " + ec.message());
+  // Probe: a directory can exist without being writable.
+  llvm::SmallString<128> probe;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          options.cacheDir + "/probe-%%%%%%", probe))
+    return llvm::createStringError("cannot write to the cache '" +
+                                   options.cacheDir + "': " + ec.message());
+  llvm::sys::fs::remove(probe);
+  return llvm::Error::success();
+}
+
 Evaluator::Evaluator(dojo::KernelOp original, std::string originalPath,
                      EvaluatorOptions options)
     : original(original), originalPath(std::move(originalPath)),

@@ -193,6 +193,11 @@ int main(int argc, char **argv) {
                  << llvm::join(getStrategyNames(), ", ") << "\n";
     return 1;
   }
+  if (budgetSeconds < 0) {
+    llvm::errs() << "perfdojo-search: --budget-seconds must not be negative "
+                    "(0: no time budget)\n";
+    return 1;
+  }
   if (!budgetEvals && !budgetSeconds && strategy->needsBudget()) {
     llvm::errs() << "perfdojo-search: give a budget (--budget-evals and/or "
                     "--budget-seconds)\n";
@@ -223,6 +228,11 @@ int main(int argc, char **argv) {
   options.jobs = std::max(1u, jobs.getValue());
   options.maxWorkRatio = maxWorkRatio;
   options.cacheDir = cacheDir;
+  if (llvm::Error error = checkEvaluatorOptions(options)) {
+    llvm::errs() << "perfdojo-search: " << llvm::toString(std::move(error))
+                 << "\n";
+    return 1;
+  }
   std::string out = outDir.empty()
                         ? "perfdojo-search-" + kernel.getSymName().str()
                         : outDir.getValue();

@@ -75,6 +75,11 @@ struct EvaluatorOptions {
   MoveOptions moves;
 };
 
+/// Why `options` cannot evaluate anything (a non-positive time limit, a
+/// cache directory that cannot be created or written); checked before a
+/// search starts, so a bad option fails at once rather than per candidate.
+llvm::Error checkEvaluatorOptions(const EvaluatorOptions &options);
+
 class Evaluator {
 public:
   /// `originalPath` names the untransformed kernel file; it is the
