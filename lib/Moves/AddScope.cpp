@@ -168,12 +168,8 @@ void shiftDepths(Operation *root, unsigned from, int delta) {
   });
 }
 
-class AddScope final : public Move {
+class AddScope final : public MoveOf<MoveKind::AddScope> {
 public:
-  StringRef getName() const override { return "add_scope"; }
-  StringRef getSummary() const override {
-    return "wrap an idempotent node in a new scope of size s";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -226,12 +222,8 @@ public:
   }
 };
 
-class RemoveScope final : public Move {
+class RemoveScope final : public MoveOf<MoveKind::RemoveScope> {
 public:
-  StringRef getName() const override { return "remove_scope"; }
-  StringRef getSummary() const override {
-    return "replace a scope whose variable is unused by its only child";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -297,10 +289,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getAddScopeMove() {
-  return getMoveInstance<AddScope>();
-}
-
-const Move *perfdojo::moves::getRemoveScopeMove() {
-  return getMoveInstance<RemoveScope>();
-}
+PERFDOJO_DEFINE_MOVE(AddScope)
+PERFDOJO_DEFINE_MOVE(RemoveScope)

@@ -104,12 +104,8 @@ std::pair<Operation *, Operation *> firstDifference(Block &a, Block &b,
   return {nullptr, nullptr};
 }
 
-class CutScope final : public Move {
+class CutScope final : public MoveOf<MoveKind::CutScope> {
 public:
-  StringRef getName() const override { return "cut_scope"; }
-  StringRef getSummary() const override {
-    return "cut a scope of size s into consecutive scopes of sizes k and s-k";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -164,13 +160,8 @@ public:
   }
 };
 
-class JoinCut final : public Move {
+class JoinCut final : public MoveOf<MoveKind::JoinCut> {
 public:
-  StringRef getName() const override { return "join_cut"; }
-  StringRef getSummary() const override {
-    return "join a scope with its next sibling whose body is the same body "
-           "shifted by its size";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -227,10 +218,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getCutScopeMove() {
-  return getMoveInstance<CutScope>();
-}
-
-const Move *perfdojo::moves::getJoinCutMove() {
-  return getMoveInstance<JoinCut>();
-}
+PERFDOJO_DEFINE_MOVE(CutScope)
+PERFDOJO_DEFINE_MOVE(JoinCut)

@@ -176,13 +176,8 @@ void expand(KernelOp kernel, BufferOp buffer, unsigned pos, int64_t n,
   });
 }
 
-class ExpandDim final : public Move {
+class ExpandDim final : public MoveOf<MoveKind::ExpandDim> {
 public:
-  StringRef getName() const override { return "expand_dim"; }
-  StringRef getSummary() const override {
-    return "give every iteration of a scope its own copy of an internal "
-           "buffer (a new dimension indexed by the scope's variable)";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -292,13 +287,8 @@ public:
   }
 };
 
-class CollapseDim final : public Move {
+class CollapseDim final : public MoveOf<MoveKind::CollapseDim> {
 public:
-  StringRef getName() const override { return "collapse_dim"; }
-  StringRef getSummary() const override {
-    return "let every iteration of a scope share one copy of an internal "
-           "buffer (drop a dimension indexed by the scope's variable)";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -395,10 +385,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getExpandDimMove() {
-  return getMoveInstance<ExpandDim>();
-}
-
-const Move *perfdojo::moves::getCollapseDimMove() {
-  return getMoveInstance<CollapseDim>();
-}
+PERFDOJO_DEFINE_MOVE(ExpandDim)
+PERFDOJO_DEFINE_MOVE(CollapseDim)

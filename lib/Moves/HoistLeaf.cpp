@@ -146,12 +146,8 @@ LeafOp resolveLeaf(MoveState &state, const MoveRequest &request,
   return leaf;
 }
 
-class HoistLeaf final : public Move {
+class HoistLeaf final : public MoveOf<MoveKind::HoistLeaf> {
 public:
-  StringRef getName() const override { return "hoist_leaf"; }
-  StringRef getSummary() const override {
-    return "move a loop-invariant first or last leaf out of its scope";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -209,13 +205,8 @@ public:
   }
 };
 
-class SinkLeaf final : public Move {
+class SinkLeaf final : public MoveOf<MoveKind::SinkLeaf> {
 public:
-  StringRef getName() const override { return "sink_leaf"; }
-  StringRef getSummary() const override {
-    return "move a leaf into its neighbouring scope (0: next, as first "
-           "child; 1: previous, as last child)";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -269,10 +260,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getHoistLeafMove() {
-  return getMoveInstance<HoistLeaf>();
-}
-
-const Move *perfdojo::moves::getSinkLeafMove() {
-  return getMoveInstance<SinkLeaf>();
-}
+PERFDOJO_DEFINE_MOVE(HoistLeaf)
+PERFDOJO_DEFINE_MOVE(SinkLeaf)

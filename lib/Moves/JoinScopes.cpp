@@ -56,12 +56,8 @@ SmallVector<LeafOp> leavesOf(iterator_range<Block::iterator> range) {
   return leaves;
 }
 
-class JoinScopes final : public Move {
+class JoinScopes final : public MoveOf<MoveKind::JoinScopes> {
 public:
-  StringRef getName() const override { return "join_scopes"; }
-  StringRef getSummary() const override {
-    return "fuse a scope with its next sibling scope of equal size";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -115,12 +111,8 @@ public:
   }
 };
 
-class SplitOff final : public Move {
+class SplitOff final : public MoveOf<MoveKind::SplitOff> {
 public:
-  StringRef getName() const override { return "split_off"; }
-  StringRef getSummary() const override {
-    return "fission: move the children after a gap into a new scope";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -188,10 +180,5 @@ private:
 };
 } // namespace
 
-const Move *perfdojo::moves::getJoinScopesMove() {
-  return getMoveInstance<JoinScopes>();
-}
-
-const Move *perfdojo::moves::getSplitOffMove() {
-  return getMoveInstance<SplitOff>();
-}
+PERFDOJO_DEFINE_MOVE(JoinScopes)
+PERFDOJO_DEFINE_MOVE(SplitOff)

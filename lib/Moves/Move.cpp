@@ -8,6 +8,9 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <array>
+#include <utility>
+
 using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
@@ -130,38 +133,28 @@ void Move::enumerate(MoveState &state,
   }
 }
 
+#include "perfdojo/Moves/MoveKinds.cpp.inc"
+
+/// getMove<Kind>() for every MoveKind, in order.
+template <size_t... Index>
+static std::array<const Move *, sizeof...(Index)>
+collectMoves(std::index_sequence<Index...>) {
+  return {moves::getMove<static_cast<MoveKind>(Index)>()...};
+}
+
 ArrayRef<const Move *> perfdojo::getAllMoves() {
-  static const Move *const moves[] = {
-      moves::getSplitScopeMove(),       moves::getMergeScopesMove(),
-      moves::getCutScopeMove(),         moves::getJoinCutMove(),
-      moves::getSwapNestedScopesMove(), moves::getSwapSiblingsMove(),
-      moves::getJoinScopesMove(),       moves::getSplitOffMove(),
-      moves::getHoistLeafMove(),        moves::getSinkLeafMove(),
-      moves::getAddScopeMove(),         moves::getRemoveScopeMove(),
-      moves::getReuseDimsMove(),        moves::getMaterializeDimsMove(),
-      moves::getSwapDimsMove(),         moves::getPadDimMove(),
-      moves::getUnpadDimMove(),         moves::getSplitDimMove(),
-      moves::getMergeDimsMove(),        moves::getExpandDimMove(),
-      moves::getCollapseDimMove(),      moves::getSetLocationMove(),
-      moves::getPadScopeMove(),         moves::getUnpadScopeMove(),
-      moves::getShareBufferMove(),      moves::getUnshareBufferMove(),
-      moves::getPromoteMove(),          moves::getUnpromoteMove(),
-      moves::getStageRegionMove(),      moves::getUnstageMove(),
-      moves::getPrivatizeReductionMove(),
-      moves::getUnprivatizeReductionMove(),
-      moves::getSetUnrollMove(),        moves::getSetParallelMove(),
-      moves::getSetVectorMove(),        moves::getSetGpuGridMove(),
-      moves::getSetGpuBlockMove(),      moves::getSetGpuWarpMove(),
-      moves::getClearModeMove(),
-  };
+  static const auto moves = collectMoves(
+      std::make_index_sequence<getMaxEnumValForMoveKind() + 1>());
   return moves;
 }
 
+const Move &perfdojo::getMove(MoveKind kind) {
+  return *getAllMoves()[static_cast<size_t>(kind)];
+}
+
 const Move *perfdojo::lookupMove(StringRef name) {
-  for (const Move *move : getAllMoves())
-    if (move->getName() == name)
-      return move;
-  return nullptr;
+  std::optional<MoveKind> kind = symbolizeMoveKind(name);
+  return kind ? &getMove(*kind) : nullptr;
 }
 
 SmallVector<MoveRequest> perfdojo::enumerateLegalMoves(MoveState &state) {

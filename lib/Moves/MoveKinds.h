@@ -1,7 +1,7 @@
 //===- MoveKinds.h - the move kinds of lib/Moves ----------------*- C++ -*-===//
 //
-// Private to lib/Moves: one accessor per move kind, defined in that move's
-// file. Move.cpp lists them in catalogue order.
+// Private to lib/Moves: the accessor of every move kind (getMove<Kind>,
+// defined in that move's file) and the helpers the moves share.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_LIB_MOVES_MOVEKINDS_H
@@ -17,45 +17,9 @@
 
 namespace perfdojo {
 namespace moves {
-const Move *getSplitScopeMove();
-const Move *getMergeScopesMove();
-const Move *getCutScopeMove();
-const Move *getJoinCutMove();
-const Move *getSwapNestedScopesMove();
-const Move *getSwapSiblingsMove();
-const Move *getJoinScopesMove();
-const Move *getSplitOffMove();
-const Move *getHoistLeafMove();
-const Move *getSinkLeafMove();
-const Move *getAddScopeMove();
-const Move *getRemoveScopeMove();
-const Move *getReuseDimsMove();
-const Move *getMaterializeDimsMove();
-const Move *getExpandDimMove();
-const Move *getCollapseDimMove();
-const Move *getPrivatizeReductionMove();
-const Move *getUnprivatizeReductionMove();
-const Move *getSwapDimsMove();
-const Move *getPadDimMove();
-const Move *getUnpadDimMove();
-const Move *getPadScopeMove();
-const Move *getUnpadScopeMove();
-const Move *getShareBufferMove();
-const Move *getUnshareBufferMove();
-const Move *getPromoteMove();
-const Move *getUnpromoteMove();
-const Move *getStageRegionMove();
-const Move *getUnstageMove();
-const Move *getSplitDimMove();
-const Move *getMergeDimsMove();
-const Move *getSetLocationMove();
-const Move *getSetUnrollMove();
-const Move *getSetParallelMove();
-const Move *getSetVectorMove();
-const Move *getSetGpuGridMove();
-const Move *getSetGpuBlockMove();
-const Move *getSetGpuWarpMove();
-const Move *getClearModeMove();
+/// The move of kind `Kind`: each move's file defines it for its kinds with
+/// PERFDOJO_DEFINE_MOVE; Move.cpp collects them in MoveKind order.
+template <MoveKind Kind> const Move *getMove();
 
 /// Resolves `request.location` as a node selector; on failure fills `diag`.
 mlir::Operation *resolveNodeOrFail(MoveState &state,
@@ -143,11 +107,16 @@ std::optional<Pattern> findValidPattern(llvm::ArrayRef<Pattern> patterns,
   return std::nullopt;
 }
 
-/// The one instance of the move kind `M` (what the accessors above return).
-template <typename M> const Move *getMoveInstance() {
-  static M move;
-  return &move;
-}
+/// Defines getMove<MoveKind::KIND>() as the one instance of the move class
+/// `CLASS` (of that kind).
+#define PERFDOJO_DEFINE_MOVE_AS(KIND, CLASS)                                   \
+  template <> const ::perfdojo::Move *                                         \
+  perfdojo::moves::getMove<::perfdojo::MoveKind::KIND>() {                     \
+    static CLASS move;                                                         \
+    return &move;                                                              \
+  }
+/// PERFDOJO_DEFINE_MOVE_AS for a class named like its kind.
+#define PERFDOJO_DEFINE_MOVE(KIND) PERFDOJO_DEFINE_MOVE_AS(KIND, KIND)
 
 // Post-verification (PostVerification.cpp): the kernel invariants
 // (Analysis/KernelInvariants.h) on the result of a move, blaming it.

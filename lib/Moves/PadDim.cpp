@@ -43,13 +43,9 @@ void addPadding(BufferOp buffer, unsigned k, int64_t delta) {
   buffer.setPadding(padding);
 }
 
-class PadDim final : public Move {
+class PadDim final : public MoveOf<MoveKind::PadDim> {
 public:
-  StringRef getName() const override { return "pad_dim"; }
   bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "allocate padding elements after a dimension of an internal buffer";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -117,14 +113,9 @@ public:
   }
 };
 
-class UnpadDim final : public Move {
+class UnpadDim final : public MoveOf<MoveKind::UnpadDim> {
 public:
-  StringRef getName() const override { return "unpad_dim"; }
   bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "remove unused padding elements from a dimension of an internal "
-           "buffer";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -194,10 +185,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getPadDimMove() {
-  return getMoveInstance<PadDim>();
-}
-
-const Move *perfdojo::moves::getUnpadDimMove() {
-  return getMoveInstance<UnpadDim>();
-}
+PERFDOJO_DEFINE_MOVE(PadDim)
+PERFDOJO_DEFINE_MOVE(UnpadDim)

@@ -233,13 +233,8 @@ DiagnosedSilenceableFailure checkPadding(MoveState &state,
   return DiagnosedSilenceableFailure::success();
 }
 
-class PadScope final : public Move {
+class PadScope final : public MoveOf<MoveKind::PadScope> {
 public:
-  StringRef getName() const override { return "pad_scope"; }
-  StringRef getSummary() const override {
-    return "round a scope's size up; the extra iterations compute into "
-           "padding";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -284,13 +279,8 @@ public:
   }
 };
 
-class UnpadScope final : public Move {
+class UnpadScope final : public MoveOf<MoveKind::UnpadScope> {
 public:
-  StringRef getName() const override { return "unpad_scope"; }
-  StringRef getSummary() const override {
-    return "drop the trailing iterations of a scope that only compute "
-           "padding";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -350,10 +340,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getPadScopeMove() {
-  return getMoveInstance<PadScope>();
-}
-
-const Move *perfdojo::moves::getUnpadScopeMove() {
-  return getMoveInstance<UnpadScope>();
-}
+PERFDOJO_DEFINE_MOVE(PadScope)
+PERFDOJO_DEFINE_MOVE(UnpadScope)

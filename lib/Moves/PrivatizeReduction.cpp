@@ -237,13 +237,8 @@ resolveLeafAndNode(MoveState &state, const MoveRequest &request,
                         node);
 }
 
-class PrivatizeReduction final : public Move {
+class PrivatizeReduction final : public MoveOf<MoveKind::PrivatizeReduction> {
 public:
-  StringRef getName() const override { return "privatize_reduction"; }
-  StringRef getSummary() const override {
-    return "keep one partial result of a reduction per iteration of an "
-           "enclosing scope (rfactor), combined afterwards";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -371,13 +366,8 @@ struct Privatized {
   unsigned d = 0, e = 0;
 };
 
-class UnprivatizeReduction final : public Move {
+class UnprivatizeReduction final : public MoveOf<MoveKind::UnprivatizeReduction> {
 public:
-  StringRef getName() const override { return "unprivatize_reduction"; }
-  StringRef getSummary() const override {
-    return "fold the partial results of privatize_reduction back into the "
-           "reduction";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -558,10 +548,5 @@ private:
 
 } // namespace
 
-const Move *perfdojo::moves::getPrivatizeReductionMove() {
-  return getMoveInstance<PrivatizeReduction>();
-}
-
-const Move *perfdojo::moves::getUnprivatizeReductionMove() {
-  return getMoveInstance<UnprivatizeReduction>();
-}
+PERFDOJO_DEFINE_MOVE(PrivatizeReduction)
+PERFDOJO_DEFINE_MOVE(UnprivatizeReduction)

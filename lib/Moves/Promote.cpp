@@ -293,12 +293,8 @@ std::optional<ArrayUse> checkPromotion(const MoveRequest &request,
   return use;
 }
 
-class Promote final : public Move {
+class Promote final : public MoveOf<MoveKind::Promote> {
 public:
-  StringRef getName() const override { return "promote"; }
-  StringRef getSummary() const override {
-    return "keep the one element of an array a node uses in a private copy";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -393,12 +389,8 @@ struct Pattern {
   AffineMap index;
 };
 
-class Unpromote final : public Move {
+class Unpromote final : public MoveOf<MoveKind::Unpromote> {
 public:
-  StringRef getName() const override { return "unpromote"; }
-  StringRef getSummary() const override {
-    return "undo a promotion: access the array directly again";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -567,10 +559,5 @@ private:
 
 } // namespace
 
-const Move *perfdojo::moves::getPromoteMove() {
-  return getMoveInstance<Promote>();
-}
-
-const Move *perfdojo::moves::getUnpromoteMove() {
-  return getMoveInstance<Unpromote>();
-}
+PERFDOJO_DEFINE_MOVE(Promote)
+PERFDOJO_DEFINE_MOVE(Unpromote)

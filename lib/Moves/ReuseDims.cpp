@@ -44,13 +44,9 @@ using namespace perfdojo::moves;
 
 namespace {
 
-class ReuseDims final : public Move {
+class ReuseDims final : public MoveOf<MoveKind::ReuseDims> {
 public:
-  StringRef getName() const override { return "reuse_dims"; }
   bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "stop materializing a dimension of an internal buffer (:N)";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -108,13 +104,9 @@ public:
   }
 };
 
-class MaterializeDims final : public Move {
+class MaterializeDims final : public MoveOf<MoveKind::MaterializeDims> {
 public:
-  StringRef getName() const override { return "materialize_dims"; }
   bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "give a non-materialized (:N) dimension its storage back";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -165,10 +157,5 @@ public:
 };
 } // namespace
 
-const Move *perfdojo::moves::getReuseDimsMove() {
-  return getMoveInstance<ReuseDims>();
-}
-
-const Move *perfdojo::moves::getMaterializeDimsMove() {
-  return getMoveInstance<MaterializeDims>();
-}
+PERFDOJO_DEFINE_MOVE(ReuseDims)
+PERFDOJO_DEFINE_MOVE(MaterializeDims)

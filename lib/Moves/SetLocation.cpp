@@ -48,14 +48,9 @@ using namespace perfdojo::moves;
 
 namespace {
 
-class SetLocation final : public Move {
+class SetLocation final : public MoveOf<MoveKind::SetLocation> {
 public:
-  StringRef getName() const override { return "set_location"; }
   bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "move an internal buffer to another location (heap=0, stack=1, "
-           "reg=2)";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -123,6 +118,4 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getSetLocationMove() {
-  return getMoveInstance<SetLocation>();
-}
+PERFDOJO_DEFINE_MOVE(SetLocation)

@@ -236,12 +236,8 @@ BufferOp resolveArray(MoveState &state, const MoveRequest &request,
   return buffer;
 }
 
-class ShareBuffer final : public Move {
+class ShareBuffer final : public MoveOf<MoveKind::ShareBuffer> {
 public:
-  StringRef getName() const override { return "share_buffer"; }
-  StringRef getSummary() const override {
-    return "store an array in another array's buffer (disjoint lifetimes)";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -378,12 +374,8 @@ private:
   }
 };
 
-class UnshareBuffer final : public Move {
+class UnshareBuffer final : public MoveOf<MoveKind::UnshareBuffer> {
 public:
-  StringRef getName() const override { return "unshare_buffer"; }
-  StringRef getSummary() const override {
-    return "give the last array of a shared buffer its own buffer again";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -464,10 +456,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getShareBufferMove() {
-  return getMoveInstance<ShareBuffer>();
-}
-
-const Move *perfdojo::moves::getUnshareBufferMove() {
-  return getMoveInstance<UnshareBuffer>();
-}
+PERFDOJO_DEFINE_MOVE(ShareBuffer)
+PERFDOJO_DEFINE_MOVE(UnshareBuffer)

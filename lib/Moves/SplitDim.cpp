@@ -108,14 +108,10 @@ postVerifyReuse(MoveState &state, const Move &move, const MoveRequest &request,
       });
 }
 
-class SplitDim final : public Move {
+class SplitDim final : public MoveOf<MoveKind::SplitDim> {
 public:
-  StringRef getName() const override { return "split_dim"; }
   // The `:N` marks are post-verified in check(), with dimensions renamed.
   bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "split a dimension n of an internal buffer into n/f x f";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -201,13 +197,9 @@ public:
   }
 };
 
-class MergeDims final : public Move {
+class MergeDims final : public MoveOf<MoveKind::MergeDims> {
 public:
-  StringRef getName() const override { return "merge_dims"; }
   bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "merge two adjacent dimensions p x q of an internal buffer into p*q";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -308,10 +300,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getSplitDimMove() {
-  return getMoveInstance<SplitDim>();
-}
-
-const Move *perfdojo::moves::getMergeDimsMove() {
-  return getMoveInstance<MergeDims>();
-}
+PERFDOJO_DEFINE_MOVE(SplitDim)
+PERFDOJO_DEFINE_MOVE(MergeDims)

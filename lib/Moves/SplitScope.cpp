@@ -30,12 +30,8 @@ using namespace perfdojo::moves;
 
 namespace {
 
-class SplitScope final : public Move {
+class SplitScope final : public MoveOf<MoveKind::SplitScope> {
 public:
-  StringRef getName() const override { return "split_scope"; }
-  StringRef getSummary() const override {
-    return "tile a scope of size s into s/f x f";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -126,12 +122,8 @@ public:
   }
 };
 
-class MergeScopes final : public Move {
+class MergeScopes final : public MoveOf<MoveKind::MergeScopes> {
 public:
-  StringRef getName() const override { return "merge_scopes"; }
-  StringRef getSummary() const override {
-    return "collapse a perfect pair of scopes p x q into one of size p*q";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -227,10 +219,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getSplitScopeMove() {
-  return getMoveInstance<SplitScope>();
-}
-
-const Move *perfdojo::moves::getMergeScopesMove() {
-  return getMoveInstance<MergeScopes>();
-}
+PERFDOJO_DEFINE_MOVE(SplitScope)
+PERFDOJO_DEFINE_MOVE(MergeScopes)

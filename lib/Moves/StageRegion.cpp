@@ -249,13 +249,8 @@ Operation *getNestRoot(LeafOp leaf, unsigned rank) {
   return op;
 }
 
-class StageRegion final : public Move {
+class StageRegion final : public MoveOf<MoveKind::StageRegion> {
 public:
-  StringRef getName() const override { return "stage_region"; }
-  StringRef getSummary() const override {
-    return "let a node work on a staged copy of an array, with total copy "
-           "nests before and after it";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -402,12 +397,8 @@ struct Pattern {
   std::string array;
 };
 
-class Unstage final : public Move {
+class Unstage final : public MoveOf<MoveKind::Unstage> {
 public:
-  StringRef getName() const override { return "unstage"; }
-  StringRef getSummary() const override {
-    return "undo a staging: the node accesses the array directly again";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -609,10 +600,5 @@ private:
 
 } // namespace
 
-const Move *perfdojo::moves::getStageRegionMove() {
-  return getMoveInstance<StageRegion>();
-}
-
-const Move *perfdojo::moves::getUnstageMove() {
-  return getMoveInstance<Unstage>();
-}
+PERFDOJO_DEFINE_MOVE(StageRegion)
+PERFDOJO_DEFINE_MOVE(Unstage)

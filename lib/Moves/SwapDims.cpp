@@ -28,14 +28,10 @@ template <typename T> SmallVector<T> swapped(ArrayRef<T> values, unsigned k) {
   return out;
 }
 
-class SwapDims final : public Move {
+class SwapDims final : public MoveOf<MoveKind::SwapDims> {
 public:
-  StringRef getName() const override { return "swap_dims"; }
   // A permutation keeps every `:N` condition (they are per dimension).
   bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "swap two adjacent dimensions of an internal buffer";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -83,6 +79,4 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getSwapDimsMove() {
-  return getMoveInstance<SwapDims>();
-}
+PERFDOJO_DEFINE_MOVE(SwapDims)

@@ -19,12 +19,8 @@ using namespace perfdojo::dojo;
 using namespace perfdojo::moves;
 
 namespace {
-class SwapNestedScopes final : public Move {
+class SwapNestedScopes final : public MoveOf<MoveKind::SwapNestedScopes> {
 public:
-  StringRef getName() const override { return "swap_nested_scopes"; }
-  StringRef getSummary() const override {
-    return "interchange a scope with its only child scope";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -95,6 +91,4 @@ public:
 };
 } // namespace
 
-const Move *perfdojo::moves::getSwapNestedScopesMove() {
-  return getMoveInstance<SwapNestedScopes>();
-}
+PERFDOJO_DEFINE_MOVE(SwapNestedScopes)

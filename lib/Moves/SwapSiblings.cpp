@@ -20,12 +20,8 @@ using namespace perfdojo::moves;
 namespace {
 bool isTreeNode(Operation *op) { return isa<ScopeOp, LeafOp>(op); }
 
-class SwapSiblings final : public Move {
+class SwapSiblings final : public MoveOf<MoveKind::SwapSiblings> {
 public:
-  StringRef getName() const override { return "swap_siblings"; }
-  StringRef getSummary() const override {
-    return "exchange a node with its next sibling";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -72,6 +68,4 @@ public:
 };
 } // namespace
 
-const Move *perfdojo::moves::getSwapSiblingsMove() {
-  return getMoveInstance<SwapSiblings>();
-}
+PERFDOJO_DEFINE_MOVE(SwapSiblings)
