@@ -168,7 +168,7 @@ void shiftDepths(Operation *root, unsigned from, int delta) {
   });
 }
 
-class AddScope final : public MoveOf<MoveKind::AddScope> {
+class AddScope final : public MoveOf<MoveKind::AddScope, 1> {
 public:
 
   void candidates(MoveState &state,
@@ -186,11 +186,11 @@ public:
     });
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    Operation *node = resolveNodeRequest(state, request, 1, errorLoc, diag);
+    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
     if (!node)
       return diag;
     int64_t s = request.params[0];
@@ -233,12 +233,12 @@ public:
         out.push_back({getName().str(), getNodeSelector(scope), {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
     ScopeOp scope = resolveScopeRequest(
-        state, request, 0,
+        state, request,
         request.location + " is a leaf; remove_scope needs a scope", errorLoc,
         diag);
     if (!scope)

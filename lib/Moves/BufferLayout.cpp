@@ -79,14 +79,6 @@ resolveInternalDimOrFail(MoveState &state, const MoveRequest &request,
   return *resolved;
 }
 
-std::optional<std::pair<BufferOp, unsigned>>
-resolveDimRequest(MoveState &state, const MoveRequest &request, unsigned count,
-                  Location errorLoc, DiagnosedSilenceableFailure &diag) {
-  if (!expectParams(request, count, errorLoc, diag))
-    return std::nullopt;
-  return resolveInternalDimOrFail(state, request, errorLoc, diag);
-}
-
 void rewriteArrayAccesses(
     KernelOp kernel, BufferOp buffer,
     function_ref<SmallVector<LinearForm, 4>(const ArrayAccess &)> fn) {

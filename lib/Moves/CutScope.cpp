@@ -104,7 +104,7 @@ std::pair<Operation *, Operation *> firstDifference(Block &a, Block &b,
   return {nullptr, nullptr};
 }
 
-class CutScope final : public MoveOf<MoveKind::CutScope> {
+class CutScope final : public MoveOf<MoveKind::CutScope, 1> {
 public:
 
   void candidates(MoveState &state,
@@ -126,11 +126,11 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp scope = resolvePlainScopeRequest(state, request, 1, errorLoc, diag);
+    ScopeOp scope = resolvePlainScope(state, request, errorLoc, diag);
     if (!scope)
       return diag;
     int64_t s = scope.getSize(), k = request.params[0];
@@ -172,11 +172,11 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp first = resolvePlainScopeRequest(state, request, 0, errorLoc, diag);
+    ScopeOp first = resolvePlainScope(state, request, errorLoc, diag);
     if (!first)
       return diag;
     auto second = dyn_cast_or_null<ScopeOp>(first->getNextNode());

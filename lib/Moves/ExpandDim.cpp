@@ -176,7 +176,7 @@ void expand(KernelOp kernel, BufferOp buffer, unsigned pos, int64_t n,
   });
 }
 
-class ExpandDim final : public MoveOf<MoveKind::ExpandDim> {
+class ExpandDim final : public MoveOf<MoveKind::ExpandDim, 2> {
 public:
 
   void candidates(MoveState &state,
@@ -216,12 +216,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 2, errorLoc, diag))
-      return diag;
     auto resolved = resolveInsertPosition(state, request, errorLoc, diag);
     if (!resolved)
       return diag;
@@ -306,11 +304,11 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    auto resolved = resolveDimRequest(state, request, 0, errorLoc, diag);
+    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
     if (!resolved)
       return diag;
     BufferOp buffer = resolved->first;

@@ -161,12 +161,10 @@ public:
     });
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
     LeafOp leaf = resolveLeaf(state, request, errorLoc, diag);
     if (!leaf)
       return diag;
@@ -205,7 +203,7 @@ public:
   }
 };
 
-class SinkLeaf final : public MoveOf<MoveKind::SinkLeaf> {
+class SinkLeaf final : public MoveOf<MoveKind::SinkLeaf, 1> {
 public:
 
   void candidates(MoveState &state,
@@ -218,12 +216,10 @@ public:
     });
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
     int64_t side = request.params[0];
     if (side != 0 && side != 1)
       return fail(request, errorLoc,

@@ -68,11 +68,11 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp first = resolveScopeRequest(state, request, 0,
+    ScopeOp first = resolveScopeRequest(state, request,
                                         "join_scopes needs a scope, not a leaf",
                                         errorLoc, diag);
     if (!first)
@@ -125,12 +125,12 @@ public:
                          {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
     ScopeOp scope = resolveScopeRequest(
-        state, request, 0,
+        state, request,
         request.location + " is a leaf; split_off names a gap inside a scope "
                            "as a@d with d smaller than the depth of leaf a",
         errorLoc, diag);

@@ -118,6 +118,15 @@ static DiagnosedSilenceableFailure checkAndPostVerify(const Move &move,
                                        state.getOptions().reassociate);
 }
 
+DiagnosedSilenceableFailure Move::check(MoveState &state,
+                                        const MoveRequest &request,
+                                        Location errorLoc) const {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  if (!moves::expectParams(request, numParams, errorLoc, diag))
+    return diag;
+  return checkRequest(state, request, errorLoc);
+}
+
 void Move::enumerate(MoveState &state,
                      SmallVectorImpl<MoveRequest> &legal) const {
   SmallVector<MoveRequest> all;
@@ -264,33 +273,16 @@ DiagnosedSilenceableFailure failWithNote(const MoveRequest &request,
   return diag;
 }
 
-Operation *resolveNodeRequest(MoveState &state, const MoveRequest &request,
-                              unsigned count, Location errorLoc,
-                              DiagnosedSilenceableFailure &diag) {
-  if (!expectParams(request, count, errorLoc, diag))
-    return nullptr;
-  return resolveNodeOrFail(state, request, errorLoc, diag);
-}
-
 ScopeOp resolveScopeRequest(MoveState &state, const MoveRequest &request,
-                            unsigned count, const Twine &leafMessage,
-                            Location errorLoc,
+                            const Twine &leafMessage, Location errorLoc,
                             DiagnosedSilenceableFailure &diag) {
-  Operation *node = resolveNodeRequest(state, request, count, errorLoc, diag);
+  Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
   if (!node)
     return {};
   auto scope = dyn_cast<ScopeOp>(node);
   if (!scope)
     diag = failWithNote(request, errorLoc, leafMessage, node, "the leaf");
   return scope;
-}
-
-ScopeOp resolvePlainScopeRequest(MoveState &state, const MoveRequest &request,
-                                 unsigned count, Location errorLoc,
-                                 DiagnosedSilenceableFailure &diag) {
-  if (!expectParams(request, count, errorLoc, diag))
-    return {};
-  return resolvePlainScope(state, request, errorLoc, diag);
 }
 
 ScopeOp getRequestScope(MoveState &state, const MoveRequest &request) {

@@ -46,32 +46,11 @@ mlir::DiagnosedSilenceableFailure failWithNote(const MoveRequest &request,
                                                mlir::Operation *at,
                                                const llvm::Twine &note);
 
-// Check preambles: the parameter count, then the location. On failure they
-// fill `diag` (the caller returns it) and return null.
-
-/// A node location `a#k@d` with `count` parameters.
-mlir::Operation *resolveNodeRequest(MoveState &state,
-                                    const MoveRequest &request, unsigned count,
-                                    mlir::Location errorLoc,
-                                    mlir::DiagnosedSilenceableFailure &diag);
-/// A scope (any mode) with `count` parameters; a leaf fails with
-/// `leafMessage` and a note on it.
+/// A scope (any mode); a leaf fails with `leafMessage` and a note on it.
 dojo::ScopeOp resolveScopeRequest(MoveState &state, const MoveRequest &request,
-                                  unsigned count,
                                   const llvm::Twine &leafMessage,
                                   mlir::Location errorLoc,
                                   mlir::DiagnosedSilenceableFailure &diag);
-/// A plain scope (resolvePlainScope) with `count` parameters.
-dojo::ScopeOp resolvePlainScopeRequest(MoveState &state,
-                                       const MoveRequest &request,
-                                       unsigned count, mlir::Location errorLoc,
-                                       mlir::DiagnosedSilenceableFailure &diag);
-/// A dimension `b.k` of an internal buffer (resolveInternalDimOrFail) with
-/// `count` parameters.
-std::optional<std::pair<dojo::BufferOp, unsigned>>
-resolveDimRequest(MoveState &state, const MoveRequest &request, unsigned count,
-                  mlir::Location errorLoc,
-                  mlir::DiagnosedSilenceableFailure &diag);
 
 /// The scope a request that passed its check names (rewrite side).
 dojo::ScopeOp getRequestScope(MoveState &state, const MoveRequest &request);
@@ -249,7 +228,7 @@ std::optional<llvm::StringRef> getCopySource(dojo::LeafOp leaf);
 /// internal buffer without declared arrays, i.e. a copy stored alone.
 void addCopyBufferCandidates(MoveState &state, llvm::StringRef move,
                              llvm::SmallVectorImpl<MoveRequest> &out);
-/// Preamble of unpromote/unstage `t`: no parameters, and `t` an internal
+/// Preamble of unpromote/unstage `t`: `t` is an internal
 /// array stored alone in a buffer of its own name, as `creator` makes it;
 /// on failure fills `diag` and returns null.
 dojo::BufferOp

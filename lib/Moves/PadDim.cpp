@@ -43,7 +43,7 @@ void addPadding(BufferOp buffer, unsigned k, int64_t delta) {
   buffer.setPadding(padding);
 }
 
-class PadDim final : public MoveOf<MoveKind::PadDim> {
+class PadDim final : public MoveOf<MoveKind::PadDim, 1> {
 public:
   bool restructuresTree() const override { return false; }
 
@@ -69,11 +69,11 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    auto resolved = resolveDimRequest(state, request, 1, errorLoc, diag);
+    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
     if (!resolved)
       return diag;
     BufferOp buffer = resolved->first;
@@ -113,7 +113,7 @@ public:
   }
 };
 
-class UnpadDim final : public MoveOf<MoveKind::UnpadDim> {
+class UnpadDim final : public MoveOf<MoveKind::UnpadDim, 1> {
 public:
   bool restructuresTree() const override { return false; }
 
@@ -126,11 +126,11 @@ public:
               {getName().str(), getBufferDimSelector(buffer, k), {p}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    auto resolved = resolveDimRequest(state, request, 1, errorLoc, diag);
+    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
     if (!resolved)
       return diag;
     BufferOp buffer = resolved->first;

@@ -233,7 +233,7 @@ DiagnosedSilenceableFailure checkPadding(MoveState &state,
   return DiagnosedSilenceableFailure::success();
 }
 
-class PadScope final : public MoveOf<MoveKind::PadScope> {
+class PadScope final : public MoveOf<MoveKind::PadScope, 1> {
 public:
 
   void candidates(MoveState &state,
@@ -254,11 +254,11 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp scope = resolvePlainScopeRequest(state, request, 1, errorLoc, diag);
+    ScopeOp scope = resolvePlainScope(state, request, errorLoc, diag);
     if (!scope)
       return diag;
     int64_t s = scope.getSize(), padded = request.params[0];
@@ -279,7 +279,7 @@ public:
   }
 };
 
-class UnpadScope final : public MoveOf<MoveKind::UnpadScope> {
+class UnpadScope final : public MoveOf<MoveKind::UnpadScope, 1> {
 public:
 
   void candidates(MoveState &state,
@@ -312,11 +312,11 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp scope = resolvePlainScopeRequest(state, request, 1, errorLoc, diag);
+    ScopeOp scope = resolvePlainScope(state, request, errorLoc, diag);
     if (!scope)
       return diag;
     int64_t size = scope.getSize(), s = request.params[0];

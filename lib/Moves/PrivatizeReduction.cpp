@@ -237,7 +237,7 @@ resolveLeafAndNode(MoveState &state, const MoveRequest &request,
                         node);
 }
 
-class PrivatizeReduction final : public MoveOf<MoveKind::PrivatizeReduction> {
+class PrivatizeReduction final : public MoveOf<MoveKind::PrivatizeReduction, 1> {
 public:
 
   void candidates(MoveState &state,
@@ -257,12 +257,10 @@ public:
     });
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
     auto resolved = resolveLeafAndNode(state, request, errorLoc, diag);
     if (!resolved)
       return diag;
@@ -381,12 +379,10 @@ public:
     });
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
     std::optional<Privatized> found = match(state, request, errorLoc, diag);
     if (!found)
       return diag;

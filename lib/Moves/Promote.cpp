@@ -156,8 +156,6 @@ void perfdojo::moves::addCopyBufferCandidates(
 BufferOp perfdojo::moves::resolveCopyBufferRequest(
     MoveState &state, const MoveRequest &request, StringRef creator,
     Location errorLoc, DiagnosedSilenceableFailure &diag) {
-  if (!expectParams(request, 0, errorLoc, diag))
-    return {};
   StringRef t = request.location;
   BufferOp buffer = state.getKernel().lookupArray(t);
   if (!buffer) {
@@ -323,12 +321,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
     std::optional<ArrayAndNode> target =
         resolveArrayAndNode(state, request, errorLoc, diag);
     if (!target)
@@ -397,9 +393,9 @@ public:
     addCopyBufferCandidates(state, getName(), out);
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
     if (!resolveCopyBufferRequest(state, request, "promote", errorLoc, diag))
       return diag;

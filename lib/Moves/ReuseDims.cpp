@@ -58,12 +58,10 @@ public:
                 {getName().str(), getBufferDimSelector(buffer, d), {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
     auto resolved = resolveBufferDim(state.getKernel(), request.location);
     if (!resolved)
       return fail(request, errorLoc, llvm::toString(resolved.takeError()));
@@ -116,12 +114,10 @@ public:
           out.push_back({getName().str(), getBufferDimSelector(buffer, d), {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
     auto resolved = resolveBufferDim(state.getKernel(), request.location);
     if (!resolved)
       return fail(request, errorLoc, llvm::toString(resolved.takeError()));

@@ -48,7 +48,7 @@ using namespace perfdojo::moves;
 
 namespace {
 
-class SetLocation final : public MoveOf<MoveKind::SetLocation> {
+class SetLocation final : public MoveOf<MoveKind::SetLocation, 1> {
 public:
   bool restructuresTree() const override { return false; }
 
@@ -66,12 +66,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
     BufferOp buffer = resolveInternalBufferOrFail(
         state, request, request.location, "location", errorLoc, diag);
     if (!buffer)

@@ -47,7 +47,7 @@ std::string suffixOf(Mode m) { return ":" + getModeSuffix(m).str(); }
 /// The set_* moves, one instance per mode.
 class SetMode : public Move {
 public:
-  SetMode(MoveKind kind, Mode mode) : Move(kind), mode(mode) {}
+  SetMode(MoveKind kind, Mode mode) : Move(kind, 0), mode(mode) {}
   std::optional<Mode> getRequiredMode() const override { return mode; }
 
   void candidates(MoveState &state,
@@ -57,11 +57,11 @@ public:
         out.push_back({getName().str(), getNodeSelector(scope), {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    Operation *node = resolveNodeRequest(state, request, 0, errorLoc, diag);
+    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
     if (!node)
       return diag;
     auto scope = dyn_cast<ScopeOp>(node);
@@ -217,11 +217,11 @@ public:
         out.push_back({getName().str(), getNodeSelector(scope), {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    Operation *node = resolveNodeRequest(state, request, 0, errorLoc, diag);
+    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
     if (!node)
       return diag;
     auto scope = dyn_cast<ScopeOp>(node);

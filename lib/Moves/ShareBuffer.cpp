@@ -262,12 +262,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
     auto names = splitPair(request, errorLoc, diag);
     if (!names)
       return diag;
@@ -374,7 +372,7 @@ private:
   }
 };
 
-class UnshareBuffer final : public MoveOf<MoveKind::UnshareBuffer> {
+class UnshareBuffer final : public MoveOf<MoveKind::UnshareBuffer, 1> {
 public:
 
   void candidates(MoveState &state,
@@ -390,12 +388,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
     KernelOp kernel = state.getKernel();
     StringRef c = request.location;
     BufferOp host = resolveArray(state, request, c, errorLoc, diag);

@@ -108,7 +108,7 @@ postVerifyReuse(MoveState &state, const Move &move, const MoveRequest &request,
       });
 }
 
-class SplitDim final : public MoveOf<MoveKind::SplitDim> {
+class SplitDim final : public MoveOf<MoveKind::SplitDim, 1> {
 public:
   // The `:N` marks are post-verified in check(), with dimensions renamed.
   bool restructuresTree() const override { return false; }
@@ -130,11 +130,11 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    auto resolved = resolveDimRequest(state, request, 1, errorLoc, diag);
+    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
     if (!resolved)
       return diag;
     BufferOp buffer = resolved->first;
@@ -209,11 +209,11 @@ public:
           out.push_back({getName().str(), getBufferDimSelector(buffer, k), {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    auto resolved = resolveDimRequest(state, request, 0, errorLoc, diag);
+    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
     if (!resolved)
       return diag;
     BufferOp buffer = resolved->first;

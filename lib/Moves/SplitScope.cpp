@@ -30,7 +30,7 @@ using namespace perfdojo::moves;
 
 namespace {
 
-class SplitScope final : public MoveOf<MoveKind::SplitScope> {
+class SplitScope final : public MoveOf<MoveKind::SplitScope, 1> {
 public:
 
   void candidates(MoveState &state,
@@ -55,12 +55,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
     ScopeOp scope =
         resolvePlainScope(state, request, errorLoc, diag);
     if (!scope)
@@ -133,12 +131,10 @@ public:
         out.push_back({getName().str(), getNodeSelector(scope), {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
     ScopeOp outer =
         resolvePlainScope(state, request, errorLoc, diag);
     if (!outer)

@@ -249,7 +249,7 @@ Operation *getNestRoot(LeafOp leaf, unsigned rank) {
   return op;
 }
 
-class StageRegion final : public MoveOf<MoveKind::StageRegion> {
+class StageRegion final : public MoveOf<MoveKind::StageRegion, 1> {
 public:
 
   void candidates(MoveState &state,
@@ -294,12 +294,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
     std::optional<ArrayAndNode> target =
         resolveArrayAndNode(state, request, errorLoc, diag);
     if (!target)
@@ -405,9 +403,9 @@ public:
     addCopyBufferCandidates(state, getName(), out);
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
     BufferOp staged = resolveCopyBufferRequest(state, request, "stage_region",
                                                errorLoc, diag);

@@ -41,11 +41,11 @@ public:
           out.push_back({getName().str(), getBufferDimSelector(buffer, k), {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    auto resolved = resolveDimRequest(state, request, 0, errorLoc, diag);
+    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
     if (!resolved)
       return diag;
     BufferOp buffer = resolved->first;

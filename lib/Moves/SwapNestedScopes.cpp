@@ -30,11 +30,11 @@ public:
         out.push_back({getName().str(), getNodeSelector(scope), {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    Operation *node = resolveNodeRequest(state, request, 0, errorLoc, diag);
+    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
     if (!node)
       return diag;
     auto outer = dyn_cast<ScopeOp>(node);

@@ -32,11 +32,11 @@ public:
     });
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    Operation *first = resolveNodeRequest(state, request, 0, errorLoc, diag);
+    Operation *first = resolveNodeOrFail(state, request, errorLoc, diag);
     if (!first)
       return diag;
     Operation *second = first->getNextNode();

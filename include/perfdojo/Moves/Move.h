@@ -85,7 +85,7 @@ private:
 
 class Move {
 public:
-  explicit Move(MoveKind kind) : kind(kind) {}
+  Move(MoveKind kind, unsigned numParams) : kind(kind), numParams(numParams) {}
   virtual ~Move() = default;
   MoveKind getKind() const { return kind; }
   /// The move's name as written in requests, e.g. `split_scope`.
@@ -104,11 +104,14 @@ public:
   /// Appends every request worth checking (legal or not).
   virtual void candidates(MoveState &state,
                           llvm::SmallVectorImpl<MoveRequest> &out) const = 0;
-  /// Legality of `request`. Never mutates the kernel. Errors are reported at
-  /// `errorLoc` (what the user wrote), with notes on the payload.
-  virtual mlir::DiagnosedSilenceableFailure
-  check(MoveState &state, const MoveRequest &request,
-        mlir::Location errorLoc) const = 0;
+  /// The number of parameters a request of this move has.
+  unsigned getNumParams() const { return numParams; }
+  /// Legality of `request`: its parameter count, then checkRequest. Never
+  /// mutates the kernel. Errors are reported at `errorLoc` (what the user
+  /// wrote), with notes on the payload.
+  mlir::DiagnosedSilenceableFailure check(MoveState &state,
+                                          const MoveRequest &request,
+                                          mlir::Location errorLoc) const;
   /// Rewrites the kernel; `request` has passed check(). Returns the inverse.
   virtual MoveRequest rewrite(MoveState &state,
                               const MoveRequest &request) const = 0;
@@ -123,14 +126,25 @@ public:
   void enumerate(MoveState &state,
                  llvm::SmallVectorImpl<MoveRequest> &legal) const;
 
+protected:
+  /// The move's own legality check, for a request with getNumParams()
+  /// parameters.
+  virtual mlir::DiagnosedSilenceableFailure
+  checkRequest(MoveState &state, const MoveRequest &request,
+               mlir::Location errorLoc) const = 0;
+
 private:
   MoveKind kind;
+  unsigned numParams;
 };
 
-/// The base of the move of kind `Kind` (its identity comes from Moves.td).
-template <MoveKind Kind> class MoveOf : public Move {
+/// The move of kind `Kind` (its identity comes from Moves.td), whose
+/// requests have `NumParams` parameters, on the base `Base` (Move, or a
+/// shared shape of lib/Moves such as a move on a buffer dimension).
+template <MoveKind Kind, unsigned NumParams = 0, typename Base = Move>
+class MoveOf : public Base {
 public:
-  MoveOf() : Move(Kind) {}
+  MoveOf() : Base(Kind, NumParams) {}
 };
 
 /// Every move kind, in catalogue order (the order of MoveKind).
