@@ -168,9 +168,8 @@ void shiftDepths(Operation *root, unsigned from, int delta) {
   });
 }
 
-class AddScope final : public MoveOf<MoveKind::AddScope, 1> {
+class AddScope final : public MoveOf<MoveKind::AddScope, 1, NodeMove> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     state.getKernel().walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -186,13 +185,10 @@ public:
     });
   }
 
-  DiagnosedSilenceableFailure checkRequest(MoveState &state,
-                                           const MoveRequest &request,
-                                           Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
-    if (!node)
-      return diag;
+  DiagnosedSilenceableFailure checkNode(MoveState &state,
+                                        const MoveRequest &request,
+                                        Location errorLoc,
+                                        Operation *node) const override {
     int64_t s = request.params[0];
     if (s < 1)
       return fail(request, errorLoc,
@@ -203,10 +199,10 @@ public:
                           "the node is inside a vector scope, which must stay "
                           "innermost",
                           parent, "the vector scope");
-    if (!checkIdempotent(state, request, errorLoc, node, getNodeDepth(node),
-                         "the wrapped node", diag))
-      return diag;
-    return DiagnosedSilenceableFailure::success();
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    (void)checkIdempotent(state, request, errorLoc, node, getNodeDepth(node),
+                          "the wrapped node", diag);
+    return diag;
   }
 
   MoveRequest rewrite(MoveState &state,
@@ -224,7 +220,6 @@ public:
 
 class RemoveScope final : public MoveOf<MoveKind::RemoveScope> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel()))

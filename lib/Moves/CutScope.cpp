@@ -104,9 +104,8 @@ std::pair<Operation *, Operation *> firstDifference(Block &a, Block &b,
   return {nullptr, nullptr};
 }
 
-class CutScope final : public MoveOf<MoveKind::CutScope, 1> {
+class CutScope final : public MoveOf<MoveKind::CutScope, 1, PlainScopeMove> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel())) {
@@ -126,13 +125,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure checkRequest(MoveState &state,
-                                           const MoveRequest &request,
-                                           Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp scope = resolvePlainScope(state, request, errorLoc, diag);
-    if (!scope)
-      return diag;
+  DiagnosedSilenceableFailure checkScope(MoveState &state,
+                                         const MoveRequest &request,
+                                         Location errorLoc,
+                                         ScopeOp scope) const override {
     int64_t s = scope.getSize(), k = request.params[0];
     if (k <= 0 || k >= s)
       return failWithNote(
@@ -160,9 +156,8 @@ public:
   }
 };
 
-class JoinCut final : public MoveOf<MoveKind::JoinCut> {
+class JoinCut final : public MoveOf<MoveKind::JoinCut, 0, PlainScopeMove> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel())) {
@@ -172,13 +167,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure checkRequest(MoveState &state,
-                                           const MoveRequest &request,
-                                           Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp first = resolvePlainScope(state, request, errorLoc, diag);
-    if (!first)
-      return diag;
+  DiagnosedSilenceableFailure checkScope(MoveState &state,
+                                         const MoveRequest &request,
+                                         Location errorLoc,
+                                         ScopeOp first) const override {
     auto second = dyn_cast_or_null<ScopeOp>(first->getNextNode());
     if (!second)
       return failWithNote(request, errorLoc, "the next sibling is not a scope",
@@ -193,9 +185,10 @@ public:
     auto [x, y] = firstDifference(first.getBlock(), second.getBlock(),
                                   first.getDepth(), k);
     if (x || y) {
-      diag = fail(request, errorLoc,
-                  "the next scope's body is not this body with {" +
-                      Twine(first.getDepth()) + "} shifted by " + Twine(k));
+      DiagnosedSilenceableFailure diag =
+          fail(request, errorLoc,
+               "the next scope's body is not this body with {" +
+                   Twine(first.getDepth()) + "} shifted by " + Twine(k));
       if (x)
         diag.attachNote(x->getLoc()) << "first difference, in this scope";
       if (y)

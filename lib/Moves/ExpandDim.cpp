@@ -178,7 +178,6 @@ void expand(KernelOp kernel, BufferOp buffer, unsigned pos, int64_t n,
 
 class ExpandDim final : public MoveOf<MoveKind::ExpandDim, 2> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     KernelOp kernel = state.getKernel();
@@ -287,7 +286,6 @@ public:
 
 class CollapseDim final : public MoveOf<MoveKind::CollapseDim> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     KernelOp kernel = state.getKernel();

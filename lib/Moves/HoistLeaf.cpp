@@ -148,7 +148,6 @@ LeafOp resolveLeaf(MoveState &state, const MoveRequest &request,
 
 class HoistLeaf final : public MoveOf<MoveKind::HoistLeaf> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     state.getKernel().walk<WalkOrder::PreOrder>([&](LeafOp leaf) {
@@ -205,7 +204,6 @@ public:
 
 class SinkLeaf final : public MoveOf<MoveKind::SinkLeaf, 1> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     state.getKernel().walk<WalkOrder::PreOrder>([&](LeafOp leaf) {

@@ -58,7 +58,6 @@ SmallVector<LeafOp> leavesOf(iterator_range<Block::iterator> range) {
 
 class JoinScopes final : public MoveOf<MoveKind::JoinScopes> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel())) {
@@ -113,7 +112,6 @@ public:
 
 class SplitOff final : public MoveOf<MoveKind::SplitOff> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel()))

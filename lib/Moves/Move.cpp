@@ -285,6 +285,26 @@ ScopeOp resolveScopeRequest(MoveState &state, const MoveRequest &request,
   return scope;
 }
 
+DiagnosedSilenceableFailure NodeMove::checkRequest(MoveState &state,
+                                                   const MoveRequest &request,
+                                                   Location errorLoc) const {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
+  if (!node)
+    return diag;
+  return checkNode(state, request, errorLoc, node);
+}
+
+DiagnosedSilenceableFailure
+PlainScopeMove::checkRequest(MoveState &state, const MoveRequest &request,
+                             Location errorLoc) const {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  ScopeOp scope = resolvePlainScope(state, request, errorLoc, diag);
+  if (!scope)
+    return diag;
+  return checkScope(state, request, errorLoc, scope);
+}
+
 ScopeOp getRequestScope(MoveState &state, const MoveRequest &request) {
   return cast<ScopeOp>(*resolveNode(state.getKernel(), request.location));
 }

@@ -52,6 +52,85 @@ dojo::ScopeOp resolveScopeRequest(MoveState &state, const MoveRequest &request,
                                   mlir::Location errorLoc,
                                   mlir::DiagnosedSilenceableFailure &diag);
 
+/// `fail` with the note "declared here" on `buffer`.
+mlir::DiagnosedSilenceableFailure failAtBuffer(const MoveRequest &request,
+                                               mlir::Location errorLoc,
+                                               dojo::BufferOp buffer,
+                                               const llvm::Twine &message);
+
+/// The shape of the moves on one dimension `b.k` of a buffer (pad_dim,
+/// split_dim, swap_dims, reuse_dims, ...): candidates visit every dimension
+/// of every buffer; check and rewrite see the resolved buffer and dimension.
+/// The location must name an internal buffer (resolveInternalDimOrFail)
+/// unless the move judges kernel arguments itself. They keep the tree as it
+/// is (the `:N` marks a layout change affects are checked by the move).
+class BufferDimMove : public Move {
+public:
+  using Move::Move;
+  bool restructuresTree() const override { return false; }
+  void candidates(MoveState &state,
+                  llvm::SmallVectorImpl<MoveRequest> &out) const final;
+  MoveRequest rewrite(MoveState &state, const MoveRequest &request) const final;
+
+protected:
+  /// Whether the location may name a kernel argument's dimension.
+  virtual bool acceptsArguments() const { return false; }
+  /// Appends the requests worth checking at dimension `k` of `buffer`.
+  virtual void
+  addDimCandidates(MoveState &state, dojo::BufferOp buffer, unsigned k,
+                   llvm::SmallVectorImpl<MoveRequest> &out) const = 0;
+  virtual mlir::DiagnosedSilenceableFailure checkDim(MoveState &state,
+                                                     const MoveRequest &request,
+                                                     mlir::Location errorLoc,
+                                                     dojo::BufferOp buffer,
+                                                     unsigned k) const = 0;
+  virtual MoveRequest rewriteDim(MoveState &state, const MoveRequest &request,
+                                 dojo::BufferOp buffer, unsigned k) const = 0;
+  /// Appends this move at `b.k` with `params`.
+  void addRequest(llvm::SmallVectorImpl<MoveRequest> &out,
+                  dojo::BufferOp buffer, unsigned k,
+                  llvm::ArrayRef<int64_t> params = {}) const;
+
+private:
+  mlir::DiagnosedSilenceableFailure
+  checkRequest(MoveState &state, const MoveRequest &request,
+               mlir::Location errorLoc) const final;
+};
+
+/// A move whose location names a node `a#k@d`: check resolves it
+/// (resolveNodeOrFail) before the move's checkNode.
+class NodeMove : public Move {
+public:
+  using Move::Move;
+
+protected:
+  virtual mlir::DiagnosedSilenceableFailure
+  checkNode(MoveState &state, const MoveRequest &request,
+            mlir::Location errorLoc, mlir::Operation *node) const = 0;
+
+private:
+  mlir::DiagnosedSilenceableFailure
+  checkRequest(MoveState &state, const MoveRequest &request,
+               mlir::Location errorLoc) const final;
+};
+
+/// A move whose location names a plain scope: check resolves it
+/// (resolvePlainScope) before the move's checkScope.
+class PlainScopeMove : public Move {
+public:
+  using Move::Move;
+
+protected:
+  virtual mlir::DiagnosedSilenceableFailure
+  checkScope(MoveState &state, const MoveRequest &request,
+             mlir::Location errorLoc, dojo::ScopeOp scope) const = 0;
+
+private:
+  mlir::DiagnosedSilenceableFailure
+  checkRequest(MoveState &state, const MoveRequest &request,
+               mlir::Location errorLoc) const final;
+};
+
 /// The scope a request that passed its check names (rewrite side).
 dojo::ScopeOp getRequestScope(MoveState &state, const MoveRequest &request);
 

@@ -233,9 +233,8 @@ DiagnosedSilenceableFailure checkPadding(MoveState &state,
   return DiagnosedSilenceableFailure::success();
 }
 
-class PadScope final : public MoveOf<MoveKind::PadScope, 1> {
+class PadScope final : public MoveOf<MoveKind::PadScope, 1, PlainScopeMove> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel())) {
@@ -254,13 +253,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure checkRequest(MoveState &state,
-                                           const MoveRequest &request,
-                                           Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp scope = resolvePlainScope(state, request, errorLoc, diag);
-    if (!scope)
-      return diag;
+  DiagnosedSilenceableFailure checkScope(MoveState &state,
+                                         const MoveRequest &request,
+                                         Location errorLoc,
+                                         ScopeOp scope) const override {
     int64_t s = scope.getSize(), padded = request.params[0];
     if (padded <= s)
       return failWithNote(request, errorLoc,
@@ -279,9 +275,9 @@ public:
   }
 };
 
-class UnpadScope final : public MoveOf<MoveKind::UnpadScope, 1> {
+class UnpadScope final
+    : public MoveOf<MoveKind::UnpadScope, 1, PlainScopeMove> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     Location loc = state.getKernel().getLoc();
@@ -312,13 +308,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure checkRequest(MoveState &state,
-                                           const MoveRequest &request,
-                                           Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp scope = resolvePlainScope(state, request, errorLoc, diag);
-    if (!scope)
-      return diag;
+  DiagnosedSilenceableFailure checkScope(MoveState &state,
+                                         const MoveRequest &request,
+                                         Location errorLoc,
+                                         ScopeOp scope) const override {
     int64_t size = scope.getSize(), s = request.params[0];
     if (s < 1 || s >= size)
       return failWithNote(request, errorLoc,

@@ -239,7 +239,6 @@ resolveLeafAndNode(MoveState &state, const MoveRequest &request,
 
 class PrivatizeReduction final : public MoveOf<MoveKind::PrivatizeReduction, 1> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     state.getKernel().walk([&](LeafOp leaf) {
@@ -366,7 +365,6 @@ struct Privatized {
 
 class UnprivatizeReduction final : public MoveOf<MoveKind::UnprivatizeReduction> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     KernelOp kernel = state.getKernel();

@@ -293,7 +293,6 @@ std::optional<ArrayUse> checkPromotion(const MoveRequest &request,
 
 class Promote final : public MoveOf<MoveKind::Promote> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     KernelOp kernel = state.getKernel();
@@ -387,7 +386,6 @@ struct Pattern {
 
 class Unpromote final : public MoveOf<MoveKind::Unpromote> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     addCopyBufferCandidates(state, getName(), out);

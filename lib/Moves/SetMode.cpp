@@ -45,9 +45,9 @@ namespace {
 std::string suffixOf(Mode m) { return ":" + getModeSuffix(m).str(); }
 
 /// The set_* moves, one instance per mode.
-class SetMode : public Move {
+class SetMode : public NodeMove {
 public:
-  SetMode(MoveKind kind, Mode mode) : Move(kind, 0), mode(mode) {}
+  SetMode(MoveKind kind, Mode mode) : NodeMove(kind, 0), mode(mode) {}
   std::optional<Mode> getRequiredMode() const override { return mode; }
 
   void candidates(MoveState &state,
@@ -57,13 +57,10 @@ public:
         out.push_back({getName().str(), getNodeSelector(scope), {}});
   }
 
-  DiagnosedSilenceableFailure checkRequest(MoveState &state,
-                                           const MoveRequest &request,
-                                           Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
-    if (!node)
-      return diag;
+  DiagnosedSilenceableFailure checkNode(MoveState &state,
+                                        const MoveRequest &request,
+                                        Location errorLoc,
+                                        Operation *node) const override {
     auto scope = dyn_cast<ScopeOp>(node);
     auto failAt = [&](Operation *at, const Twine &message, StringRef what) {
       DiagnosedSilenceableFailure d = fail(request, errorLoc, message);
@@ -207,9 +204,8 @@ using SetGpuGridMove = SetModeOf<MoveKind::SetGpuGrid, Mode::gpu_grid>;
 using SetGpuBlockMove = SetModeOf<MoveKind::SetGpuBlock, Mode::gpu_block>;
 using SetGpuWarpMove = SetModeOf<MoveKind::SetGpuWarp, Mode::gpu_warp>;
 
-class ClearMode final : public MoveOf<MoveKind::ClearMode> {
+class ClearMode final : public MoveOf<MoveKind::ClearMode, 0, NodeMove> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel()))
@@ -217,13 +213,10 @@ public:
         out.push_back({getName().str(), getNodeSelector(scope), {}});
   }
 
-  DiagnosedSilenceableFailure checkRequest(MoveState &state,
-                                           const MoveRequest &request,
-                                           Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
-    if (!node)
-      return diag;
+  DiagnosedSilenceableFailure checkNode(MoveState &state,
+                                        const MoveRequest &request,
+                                        Location errorLoc,
+                                        Operation *node) const override {
     auto scope = dyn_cast<ScopeOp>(node);
     if (!scope || scope.getMode() == Mode::seq)
       return failWithNote(request, errorLoc,

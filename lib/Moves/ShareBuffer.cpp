@@ -238,7 +238,6 @@ BufferOp resolveArray(MoveState &state, const MoveRequest &request,
 
 class ShareBuffer final : public MoveOf<MoveKind::ShareBuffer> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     SmallVector<BufferOp> buffers(state.getKernel().getBuffers());
@@ -374,7 +373,6 @@ private:
 
 class UnshareBuffer final : public MoveOf<MoveKind::UnshareBuffer, 1> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     KernelOp kernel = state.getKernel();

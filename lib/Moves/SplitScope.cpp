@@ -30,9 +30,9 @@ using namespace perfdojo::moves;
 
 namespace {
 
-class SplitScope final : public MoveOf<MoveKind::SplitScope, 1> {
+class SplitScope final
+    : public MoveOf<MoveKind::SplitScope, 1, PlainScopeMove> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel())) {
@@ -55,14 +55,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure checkRequest(MoveState &state,
-                                           const MoveRequest &request,
-                                           Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp scope =
-        resolvePlainScope(state, request, errorLoc, diag);
-    if (!scope)
-      return diag;
+  DiagnosedSilenceableFailure checkScope(MoveState &state,
+                                         const MoveRequest &request,
+                                         Location errorLoc,
+                                         ScopeOp scope) const override {
     int64_t s = scope.getSize(), f = request.params[0];
     if (f <= 1 || f >= s)
       return failWithNote(request, errorLoc,
@@ -120,9 +116,9 @@ public:
   }
 };
 
-class MergeScopes final : public MoveOf<MoveKind::MergeScopes> {
+class MergeScopes final
+    : public MoveOf<MoveKind::MergeScopes, 0, PlainScopeMove> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel()))
@@ -131,14 +127,10 @@ public:
         out.push_back({getName().str(), getNodeSelector(scope), {}});
   }
 
-  DiagnosedSilenceableFailure checkRequest(MoveState &state,
-                                           const MoveRequest &request,
-                                           Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp outer =
-        resolvePlainScope(state, request, errorLoc, diag);
-    if (!outer)
-      return diag;
+  DiagnosedSilenceableFailure checkScope(MoveState &state,
+                                         const MoveRequest &request,
+                                         Location errorLoc,
+                                         ScopeOp outer) const override {
     auto inner = dyn_cast<ScopeOp>(outer.getBlock().front());
     if (!llvm::hasSingleElement(outer.getBlock()) || !inner)
       return failWithNote(

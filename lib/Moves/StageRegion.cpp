@@ -251,7 +251,6 @@ Operation *getNestRoot(LeafOp leaf, unsigned rank) {
 
 class StageRegion final : public MoveOf<MoveKind::StageRegion, 1> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     KernelOp kernel = state.getKernel();
@@ -397,7 +396,6 @@ struct Pattern {
 
 class Unstage final : public MoveOf<MoveKind::Unstage> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     addCopyBufferCandidates(state, getName(), out);

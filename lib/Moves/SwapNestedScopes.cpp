@@ -19,9 +19,9 @@ using namespace perfdojo::dojo;
 using namespace perfdojo::moves;
 
 namespace {
-class SwapNestedScopes final : public MoveOf<MoveKind::SwapNestedScopes> {
+class SwapNestedScopes final
+    : public MoveOf<MoveKind::SwapNestedScopes, 0, NodeMove> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel()))
@@ -30,13 +30,10 @@ public:
         out.push_back({getName().str(), getNodeSelector(scope), {}});
   }
 
-  DiagnosedSilenceableFailure checkRequest(MoveState &state,
-                                           const MoveRequest &request,
-                                           Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
-    if (!node)
-      return diag;
+  DiagnosedSilenceableFailure checkNode(MoveState &state,
+                                        const MoveRequest &request,
+                                        Location errorLoc,
+                                        Operation *node) const override {
     auto outer = dyn_cast<ScopeOp>(node);
     ScopeOp inner;
     if (outer && llvm::hasSingleElement(outer.getBlock()))
@@ -59,9 +56,10 @@ public:
     SmallVector<LeafOp> leaves = collectLeaves(inner);
     if (std::optional<Conflict> conflict = state.getDependences().findConflict(
             leaves, leaves, relations, state.ordering())) {
-      diag = fail(request, errorLoc,
-                  "interchange would reorder dependent instances: " +
-                      conflict->describe());
+      DiagnosedSilenceableFailure diag =
+          fail(request, errorLoc,
+               "interchange would reorder dependent instances: " +
+                   conflict->describe());
       diag.attachNote(conflict->first.getLoc()) << "this leaf";
       diag.attachNote(conflict->second.getLoc()) << "depends on this leaf";
       return diag;

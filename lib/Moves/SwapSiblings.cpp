@@ -20,9 +20,8 @@ using namespace perfdojo::moves;
 namespace {
 bool isTreeNode(Operation *op) { return isa<ScopeOp, LeafOp>(op); }
 
-class SwapSiblings final : public MoveOf<MoveKind::SwapSiblings> {
+class SwapSiblings final : public MoveOf<MoveKind::SwapSiblings, 0, NodeMove> {
 public:
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     state.getKernel().walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -32,13 +31,10 @@ public:
     });
   }
 
-  DiagnosedSilenceableFailure checkRequest(MoveState &state,
-                                           const MoveRequest &request,
-                                           Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    Operation *first = resolveNodeOrFail(state, request, errorLoc, diag);
-    if (!first)
-      return diag;
+  DiagnosedSilenceableFailure checkNode(MoveState &state,
+                                        const MoveRequest &request,
+                                        Location errorLoc,
+                                        Operation *first) const override {
     Operation *second = first->getNextNode();
     if (!second)
       return failWithNote(request, errorLoc, "the node has no next sibling",
@@ -48,9 +44,9 @@ public:
     if (std::optional<Conflict> conflict = state.getDependences().findConflict(
             collectLeaves(first), collectLeaves(second), relations,
             state.ordering())) {
-      diag = fail(request, errorLoc,
-                  "the siblings depend on each other: " +
-                      conflict->describe());
+      DiagnosedSilenceableFailure diag =
+          fail(request, errorLoc,
+               "the siblings depend on each other: " + conflict->describe());
       diag.attachNote(conflict->first.getLoc()) << "this leaf";
       diag.attachNote(conflict->second.getLoc()) << "conflicts with this leaf";
       return diag;
