@@ -168,13 +168,8 @@ void shiftDepths(Operation *root, unsigned from, int delta) {
   });
 }
 
-class AddScope final : public Move {
+class AddScope final : public MoveOf<MoveKind::AddScope, 1, NodeMove> {
 public:
-  StringRef getName() const override { return "add_scope"; }
-  StringRef getSummary() const override {
-    return "wrap an idempotent node in a new scope of size s";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     state.getKernel().walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -190,13 +185,10 @@ public:
     });
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    Operation *node = resolveNodeRequest(state, request, 1, errorLoc, diag);
-    if (!node)
-      return diag;
+  DiagnosedSilenceableFailure checkNode(MoveState &state,
+                                        const MoveRequest &request,
+                                        Location errorLoc,
+                                        Operation *node) const override {
     int64_t s = request.params[0];
     if (s < 1)
       return fail(request, errorLoc,
@@ -207,10 +199,10 @@ public:
                           "the node is inside a vector scope, which must stay "
                           "innermost",
                           parent, "the vector scope");
-    if (!checkIdempotent(state, request, errorLoc, node, getNodeDepth(node),
-                         "the wrapped node", diag))
-      return diag;
-    return DiagnosedSilenceableFailure::success();
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    (void)checkIdempotent(state, request, errorLoc, node, getNodeDepth(node),
+                          "the wrapped node", diag);
+    return diag;
   }
 
   MoveRequest rewrite(MoveState &state,
@@ -226,13 +218,8 @@ public:
   }
 };
 
-class RemoveScope final : public Move {
+class RemoveScope final : public MoveOf<MoveKind::RemoveScope> {
 public:
-  StringRef getName() const override { return "remove_scope"; }
-  StringRef getSummary() const override {
-    return "replace a scope whose variable is unused by its only child";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel()))
@@ -241,12 +228,12 @@ public:
         out.push_back({getName().str(), getNodeSelector(scope), {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
     ScopeOp scope = resolveScopeRequest(
-        state, request, 0,
+        state, request,
         request.location + " is a leaf; remove_scope needs a scope", errorLoc,
         diag);
     if (!scope)
@@ -297,10 +284,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getAddScopeMove() {
-  return getMoveInstance<AddScope>();
-}
-
-const Move *perfdojo::moves::getRemoveScopeMove() {
-  return getMoveInstance<RemoveScope>();
-}
+PERFDOJO_DEFINE_MOVE(AddScope)
+PERFDOJO_DEFINE_MOVE(RemoveScope)

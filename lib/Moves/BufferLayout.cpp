@@ -79,12 +79,49 @@ resolveInternalDimOrFail(MoveState &state, const MoveRequest &request,
   return *resolved;
 }
 
-std::optional<std::pair<BufferOp, unsigned>>
-resolveDimRequest(MoveState &state, const MoveRequest &request, unsigned count,
-                  Location errorLoc, DiagnosedSilenceableFailure &diag) {
-  if (!expectParams(request, count, errorLoc, diag))
-    return std::nullopt;
-  return resolveInternalDimOrFail(state, request, errorLoc, diag);
+DiagnosedSilenceableFailure failAtBuffer(const MoveRequest &request,
+                                         Location errorLoc, BufferOp buffer,
+                                         const Twine &message) {
+  return failWithNote(request, errorLoc, message, buffer, "declared here");
+}
+
+void BufferDimMove::candidates(MoveState &state,
+                               SmallVectorImpl<MoveRequest> &out) const {
+  for (BufferOp buffer : state.getKernel().getBuffers())
+    if (acceptsArguments() || !buffer.isArgument())
+      for (unsigned k = 0; k < buffer.getRank(); ++k)
+        addDimCandidates(state, buffer, k, out);
+}
+
+void BufferDimMove::addRequest(SmallVectorImpl<MoveRequest> &out,
+                               BufferOp buffer, unsigned k,
+                               ArrayRef<int64_t> params) const {
+  out.push_back({getName().str(), getBufferDimSelector(buffer, k),
+                 SmallVector<int64_t, 2>(params)});
+}
+
+DiagnosedSilenceableFailure
+BufferDimMove::checkRequest(MoveState &state, const MoveRequest &request,
+                            Location errorLoc) const {
+  std::optional<std::pair<BufferOp, unsigned>> resolved;
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  if (acceptsArguments()) {
+    auto any = resolveBufferDim(state.getKernel(), request.location);
+    if (!any)
+      return fail(request, errorLoc, llvm::toString(any.takeError()));
+    resolved = *any;
+  } else {
+    resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
+    if (!resolved)
+      return diag;
+  }
+  return checkDim(state, request, errorLoc, resolved->first, resolved->second);
+}
+
+MoveRequest BufferDimMove::rewrite(MoveState &state,
+                                   const MoveRequest &request) const {
+  auto [buffer, k] = *resolveBufferDim(state.getKernel(), request.location);
+  return rewriteDim(state, request, buffer, k);
 }
 
 void rewriteArrayAccesses(

@@ -104,13 +104,8 @@ std::pair<Operation *, Operation *> firstDifference(Block &a, Block &b,
   return {nullptr, nullptr};
 }
 
-class CutScope final : public Move {
+class CutScope final : public MoveOf<MoveKind::CutScope, 1, PlainScopeMove> {
 public:
-  StringRef getName() const override { return "cut_scope"; }
-  StringRef getSummary() const override {
-    return "cut a scope of size s into consecutive scopes of sizes k and s-k";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel())) {
@@ -130,13 +125,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp scope = resolvePlainScopeRequest(state, request, 1, errorLoc, diag);
-    if (!scope)
-      return diag;
+  DiagnosedSilenceableFailure checkScope(MoveState &state,
+                                         const MoveRequest &request,
+                                         Location errorLoc,
+                                         ScopeOp scope) const override {
     int64_t s = scope.getSize(), k = request.params[0];
     if (k <= 0 || k >= s)
       return failWithNote(
@@ -164,14 +156,8 @@ public:
   }
 };
 
-class JoinCut final : public Move {
+class JoinCut final : public MoveOf<MoveKind::JoinCut, 0, PlainScopeMove> {
 public:
-  StringRef getName() const override { return "join_cut"; }
-  StringRef getSummary() const override {
-    return "join a scope with its next sibling whose body is the same body "
-           "shifted by its size";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel())) {
@@ -181,13 +167,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp first = resolvePlainScopeRequest(state, request, 0, errorLoc, diag);
-    if (!first)
-      return diag;
+  DiagnosedSilenceableFailure checkScope(MoveState &state,
+                                         const MoveRequest &request,
+                                         Location errorLoc,
+                                         ScopeOp first) const override {
     auto second = dyn_cast_or_null<ScopeOp>(first->getNextNode());
     if (!second)
       return failWithNote(request, errorLoc, "the next sibling is not a scope",
@@ -202,9 +185,10 @@ public:
     auto [x, y] = firstDifference(first.getBlock(), second.getBlock(),
                                   first.getDepth(), k);
     if (x || y) {
-      diag = fail(request, errorLoc,
-                  "the next scope's body is not this body with {" +
-                      Twine(first.getDepth()) + "} shifted by " + Twine(k));
+      DiagnosedSilenceableFailure diag =
+          fail(request, errorLoc,
+               "the next scope's body is not this body with {" +
+                   Twine(first.getDepth()) + "} shifted by " + Twine(k));
       if (x)
         diag.attachNote(x->getLoc()) << "first difference, in this scope";
       if (y)
@@ -227,10 +211,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getCutScopeMove() {
-  return getMoveInstance<CutScope>();
-}
-
-const Move *perfdojo::moves::getJoinCutMove() {
-  return getMoveInstance<JoinCut>();
-}
+PERFDOJO_DEFINE_MOVE(CutScope)
+PERFDOJO_DEFINE_MOVE(JoinCut)

@@ -176,14 +176,8 @@ void expand(KernelOp kernel, BufferOp buffer, unsigned pos, int64_t n,
   });
 }
 
-class ExpandDim final : public Move {
+class ExpandDim final : public MoveOf<MoveKind::ExpandDim, 2> {
 public:
-  StringRef getName() const override { return "expand_dim"; }
-  StringRef getSummary() const override {
-    return "give every iteration of a scope its own copy of an internal "
-           "buffer (a new dimension indexed by the scope's variable)";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     KernelOp kernel = state.getKernel();
@@ -221,12 +215,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 2, errorLoc, diag))
-      return diag;
     auto resolved = resolveInsertPosition(state, request, errorLoc, diag);
     if (!resolved)
       return diag;
@@ -292,14 +284,8 @@ public:
   }
 };
 
-class CollapseDim final : public Move {
+class CollapseDim final : public MoveOf<MoveKind::CollapseDim> {
 public:
-  StringRef getName() const override { return "collapse_dim"; }
-  StringRef getSummary() const override {
-    return "let every iteration of a scope share one copy of an internal "
-           "buffer (drop a dimension indexed by the scope's variable)";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     KernelOp kernel = state.getKernel();
@@ -316,11 +302,11 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    auto resolved = resolveDimRequest(state, request, 0, errorLoc, diag);
+    auto resolved = resolveInternalDimOrFail(state, request, errorLoc, diag);
     if (!resolved)
       return diag;
     BufferOp buffer = resolved->first;
@@ -395,10 +381,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getExpandDimMove() {
-  return getMoveInstance<ExpandDim>();
-}
-
-const Move *perfdojo::moves::getCollapseDimMove() {
-  return getMoveInstance<CollapseDim>();
-}
+PERFDOJO_DEFINE_MOVE(ExpandDim)
+PERFDOJO_DEFINE_MOVE(CollapseDim)

@@ -146,13 +146,8 @@ LeafOp resolveLeaf(MoveState &state, const MoveRequest &request,
   return leaf;
 }
 
-class HoistLeaf final : public Move {
+class HoistLeaf final : public MoveOf<MoveKind::HoistLeaf> {
 public:
-  StringRef getName() const override { return "hoist_leaf"; }
-  StringRef getSummary() const override {
-    return "move a loop-invariant first or last leaf out of its scope";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     state.getKernel().walk<WalkOrder::PreOrder>([&](LeafOp leaf) {
@@ -165,12 +160,10 @@ public:
     });
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
     LeafOp leaf = resolveLeaf(state, request, errorLoc, diag);
     if (!leaf)
       return diag;
@@ -209,14 +202,8 @@ public:
   }
 };
 
-class SinkLeaf final : public Move {
+class SinkLeaf final : public MoveOf<MoveKind::SinkLeaf, 1> {
 public:
-  StringRef getName() const override { return "sink_leaf"; }
-  StringRef getSummary() const override {
-    return "move a leaf into its neighbouring scope (0: next, as first "
-           "child; 1: previous, as last child)";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     state.getKernel().walk<WalkOrder::PreOrder>([&](LeafOp leaf) {
@@ -227,12 +214,10 @@ public:
     });
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
     int64_t side = request.params[0];
     if (side != 0 && side != 1)
       return fail(request, errorLoc,
@@ -269,10 +254,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getHoistLeafMove() {
-  return getMoveInstance<HoistLeaf>();
-}
-
-const Move *perfdojo::moves::getSinkLeafMove() {
-  return getMoveInstance<SinkLeaf>();
-}
+PERFDOJO_DEFINE_MOVE(HoistLeaf)
+PERFDOJO_DEFINE_MOVE(SinkLeaf)

@@ -56,13 +56,8 @@ SmallVector<LeafOp> leavesOf(iterator_range<Block::iterator> range) {
   return leaves;
 }
 
-class JoinScopes final : public Move {
+class JoinScopes final : public MoveOf<MoveKind::JoinScopes> {
 public:
-  StringRef getName() const override { return "join_scopes"; }
-  StringRef getSummary() const override {
-    return "fuse a scope with its next sibling scope of equal size";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel())) {
@@ -72,11 +67,11 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp first = resolveScopeRequest(state, request, 0,
+    ScopeOp first = resolveScopeRequest(state, request,
                                         "join_scopes needs a scope, not a leaf",
                                         errorLoc, diag);
     if (!first)
@@ -115,13 +110,8 @@ public:
   }
 };
 
-class SplitOff final : public Move {
+class SplitOff final : public MoveOf<MoveKind::SplitOff> {
 public:
-  StringRef getName() const override { return "split_off"; }
-  StringRef getSummary() const override {
-    return "fission: move the children after a gap into a new scope";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel()))
@@ -133,12 +123,12 @@ public:
                          {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
     ScopeOp scope = resolveScopeRequest(
-        state, request, 0,
+        state, request,
         request.location + " is a leaf; split_off names a gap inside a scope "
                            "as a@d with d smaller than the depth of leaf a",
         errorLoc, diag);
@@ -188,10 +178,5 @@ private:
 };
 } // namespace
 
-const Move *perfdojo::moves::getJoinScopesMove() {
-  return getMoveInstance<JoinScopes>();
-}
-
-const Move *perfdojo::moves::getSplitOffMove() {
-  return getMoveInstance<SplitOff>();
-}
+PERFDOJO_DEFINE_MOVE(JoinScopes)
+PERFDOJO_DEFINE_MOVE(SplitOff)

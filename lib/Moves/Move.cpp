@@ -8,6 +8,9 @@
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringExtras.h"
 
+#include <array>
+#include <utility>
+
 using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
@@ -115,6 +118,15 @@ static DiagnosedSilenceableFailure checkAndPostVerify(const Move &move,
                                        state.getOptions().reassociate);
 }
 
+DiagnosedSilenceableFailure Move::check(MoveState &state,
+                                        const MoveRequest &request,
+                                        Location errorLoc) const {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  if (!moves::expectParams(request, numParams, errorLoc, diag))
+    return diag;
+  return checkRequest(state, request, errorLoc);
+}
+
 void Move::enumerate(MoveState &state,
                      SmallVectorImpl<MoveRequest> &legal) const {
   SmallVector<MoveRequest> all;
@@ -130,38 +142,28 @@ void Move::enumerate(MoveState &state,
   }
 }
 
+#include "perfdojo/Moves/MoveKinds.cpp.inc"
+
+/// getMove<Kind>() for every MoveKind, in order.
+template <size_t... Index>
+static std::array<const Move *, sizeof...(Index)>
+collectMoves(std::index_sequence<Index...>) {
+  return {moves::getMove<static_cast<MoveKind>(Index)>()...};
+}
+
 ArrayRef<const Move *> perfdojo::getAllMoves() {
-  static const Move *const moves[] = {
-      moves::getSplitScopeMove(),       moves::getMergeScopesMove(),
-      moves::getCutScopeMove(),         moves::getJoinCutMove(),
-      moves::getSwapNestedScopesMove(), moves::getSwapSiblingsMove(),
-      moves::getJoinScopesMove(),       moves::getSplitOffMove(),
-      moves::getHoistLeafMove(),        moves::getSinkLeafMove(),
-      moves::getAddScopeMove(),         moves::getRemoveScopeMove(),
-      moves::getReuseDimsMove(),        moves::getMaterializeDimsMove(),
-      moves::getSwapDimsMove(),         moves::getPadDimMove(),
-      moves::getUnpadDimMove(),         moves::getSplitDimMove(),
-      moves::getMergeDimsMove(),        moves::getExpandDimMove(),
-      moves::getCollapseDimMove(),      moves::getSetLocationMove(),
-      moves::getPadScopeMove(),         moves::getUnpadScopeMove(),
-      moves::getShareBufferMove(),      moves::getUnshareBufferMove(),
-      moves::getPromoteMove(),          moves::getUnpromoteMove(),
-      moves::getStageRegionMove(),      moves::getUnstageMove(),
-      moves::getPrivatizeReductionMove(),
-      moves::getUnprivatizeReductionMove(),
-      moves::getSetUnrollMove(),        moves::getSetParallelMove(),
-      moves::getSetVectorMove(),        moves::getSetGpuGridMove(),
-      moves::getSetGpuBlockMove(),      moves::getSetGpuWarpMove(),
-      moves::getClearModeMove(),
-  };
+  static const auto moves = collectMoves(
+      std::make_index_sequence<getMaxEnumValForMoveKind() + 1>());
   return moves;
 }
 
+const Move &perfdojo::getMove(MoveKind kind) {
+  return *getAllMoves()[static_cast<size_t>(kind)];
+}
+
 const Move *perfdojo::lookupMove(StringRef name) {
-  for (const Move *move : getAllMoves())
-    if (move->getName() == name)
-      return move;
-  return nullptr;
+  std::optional<MoveKind> kind = symbolizeMoveKind(name);
+  return kind ? &getMove(*kind) : nullptr;
 }
 
 SmallVector<MoveRequest> perfdojo::enumerateLegalMoves(MoveState &state) {
@@ -271,19 +273,10 @@ DiagnosedSilenceableFailure failWithNote(const MoveRequest &request,
   return diag;
 }
 
-Operation *resolveNodeRequest(MoveState &state, const MoveRequest &request,
-                              unsigned count, Location errorLoc,
-                              DiagnosedSilenceableFailure &diag) {
-  if (!expectParams(request, count, errorLoc, diag))
-    return nullptr;
-  return resolveNodeOrFail(state, request, errorLoc, diag);
-}
-
 ScopeOp resolveScopeRequest(MoveState &state, const MoveRequest &request,
-                            unsigned count, const Twine &leafMessage,
-                            Location errorLoc,
+                            const Twine &leafMessage, Location errorLoc,
                             DiagnosedSilenceableFailure &diag) {
-  Operation *node = resolveNodeRequest(state, request, count, errorLoc, diag);
+  Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
   if (!node)
     return {};
   auto scope = dyn_cast<ScopeOp>(node);
@@ -292,12 +285,24 @@ ScopeOp resolveScopeRequest(MoveState &state, const MoveRequest &request,
   return scope;
 }
 
-ScopeOp resolvePlainScopeRequest(MoveState &state, const MoveRequest &request,
-                                 unsigned count, Location errorLoc,
-                                 DiagnosedSilenceableFailure &diag) {
-  if (!expectParams(request, count, errorLoc, diag))
-    return {};
-  return resolvePlainScope(state, request, errorLoc, diag);
+DiagnosedSilenceableFailure NodeMove::checkRequest(MoveState &state,
+                                                   const MoveRequest &request,
+                                                   Location errorLoc) const {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  Operation *node = resolveNodeOrFail(state, request, errorLoc, diag);
+  if (!node)
+    return diag;
+  return checkNode(state, request, errorLoc, node);
+}
+
+DiagnosedSilenceableFailure
+PlainScopeMove::checkRequest(MoveState &state, const MoveRequest &request,
+                             Location errorLoc) const {
+  DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+  ScopeOp scope = resolvePlainScope(state, request, errorLoc, diag);
+  if (!scope)
+    return diag;
+  return checkScope(state, request, errorLoc, scope);
 }
 
 ScopeOp getRequestScope(MoveState &state, const MoveRequest &request) {

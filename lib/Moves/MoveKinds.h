@@ -1,7 +1,7 @@
 //===- MoveKinds.h - the move kinds of lib/Moves ----------------*- C++ -*-===//
 //
-// Private to lib/Moves: one accessor per move kind, defined in that move's
-// file. Move.cpp lists them in catalogue order.
+// Private to lib/Moves: the accessor of every move kind (getMove<Kind>,
+// defined in that move's file) and the helpers the moves share.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_LIB_MOVES_MOVEKINDS_H
@@ -17,45 +17,9 @@
 
 namespace perfdojo {
 namespace moves {
-const Move *getSplitScopeMove();
-const Move *getMergeScopesMove();
-const Move *getCutScopeMove();
-const Move *getJoinCutMove();
-const Move *getSwapNestedScopesMove();
-const Move *getSwapSiblingsMove();
-const Move *getJoinScopesMove();
-const Move *getSplitOffMove();
-const Move *getHoistLeafMove();
-const Move *getSinkLeafMove();
-const Move *getAddScopeMove();
-const Move *getRemoveScopeMove();
-const Move *getReuseDimsMove();
-const Move *getMaterializeDimsMove();
-const Move *getExpandDimMove();
-const Move *getCollapseDimMove();
-const Move *getPrivatizeReductionMove();
-const Move *getUnprivatizeReductionMove();
-const Move *getSwapDimsMove();
-const Move *getPadDimMove();
-const Move *getUnpadDimMove();
-const Move *getPadScopeMove();
-const Move *getUnpadScopeMove();
-const Move *getShareBufferMove();
-const Move *getUnshareBufferMove();
-const Move *getPromoteMove();
-const Move *getUnpromoteMove();
-const Move *getStageRegionMove();
-const Move *getUnstageMove();
-const Move *getSplitDimMove();
-const Move *getMergeDimsMove();
-const Move *getSetLocationMove();
-const Move *getSetUnrollMove();
-const Move *getSetParallelMove();
-const Move *getSetVectorMove();
-const Move *getSetGpuGridMove();
-const Move *getSetGpuBlockMove();
-const Move *getSetGpuWarpMove();
-const Move *getClearModeMove();
+/// The move of kind `Kind`: each move's file defines it for its kinds with
+/// PERFDOJO_DEFINE_MOVE; Move.cpp collects them in MoveKind order.
+template <MoveKind Kind> const Move *getMove();
 
 /// Resolves `request.location` as a node selector; on failure fills `diag`.
 mlir::Operation *resolveNodeOrFail(MoveState &state,
@@ -82,32 +46,90 @@ mlir::DiagnosedSilenceableFailure failWithNote(const MoveRequest &request,
                                                mlir::Operation *at,
                                                const llvm::Twine &note);
 
-// Check preambles: the parameter count, then the location. On failure they
-// fill `diag` (the caller returns it) and return null.
-
-/// A node location `a#k@d` with `count` parameters.
-mlir::Operation *resolveNodeRequest(MoveState &state,
-                                    const MoveRequest &request, unsigned count,
-                                    mlir::Location errorLoc,
-                                    mlir::DiagnosedSilenceableFailure &diag);
-/// A scope (any mode) with `count` parameters; a leaf fails with
-/// `leafMessage` and a note on it.
+/// A scope (any mode); a leaf fails with `leafMessage` and a note on it.
 dojo::ScopeOp resolveScopeRequest(MoveState &state, const MoveRequest &request,
-                                  unsigned count,
                                   const llvm::Twine &leafMessage,
                                   mlir::Location errorLoc,
                                   mlir::DiagnosedSilenceableFailure &diag);
-/// A plain scope (resolvePlainScope) with `count` parameters.
-dojo::ScopeOp resolvePlainScopeRequest(MoveState &state,
-                                       const MoveRequest &request,
-                                       unsigned count, mlir::Location errorLoc,
-                                       mlir::DiagnosedSilenceableFailure &diag);
-/// A dimension `b.k` of an internal buffer (resolveInternalDimOrFail) with
-/// `count` parameters.
-std::optional<std::pair<dojo::BufferOp, unsigned>>
-resolveDimRequest(MoveState &state, const MoveRequest &request, unsigned count,
-                  mlir::Location errorLoc,
-                  mlir::DiagnosedSilenceableFailure &diag);
+
+/// `fail` with the note "declared here" on `buffer`.
+mlir::DiagnosedSilenceableFailure failAtBuffer(const MoveRequest &request,
+                                               mlir::Location errorLoc,
+                                               dojo::BufferOp buffer,
+                                               const llvm::Twine &message);
+
+/// The shape of the moves on one dimension `b.k` of a buffer (pad_dim,
+/// split_dim, swap_dims, reuse_dims, ...): candidates visit every dimension
+/// of every buffer; check and rewrite see the resolved buffer and dimension.
+/// The location must name an internal buffer (resolveInternalDimOrFail)
+/// unless the move judges kernel arguments itself. They keep the tree as it
+/// is (the `:N` marks a layout change affects are checked by the move).
+class BufferDimMove : public Move {
+public:
+  using Move::Move;
+  bool restructuresTree() const override { return false; }
+  void candidates(MoveState &state,
+                  llvm::SmallVectorImpl<MoveRequest> &out) const final;
+  MoveRequest rewrite(MoveState &state, const MoveRequest &request) const final;
+
+protected:
+  /// Whether the location may name a kernel argument's dimension.
+  virtual bool acceptsArguments() const { return false; }
+  /// Appends the requests worth checking at dimension `k` of `buffer`.
+  virtual void
+  addDimCandidates(MoveState &state, dojo::BufferOp buffer, unsigned k,
+                   llvm::SmallVectorImpl<MoveRequest> &out) const = 0;
+  virtual mlir::DiagnosedSilenceableFailure checkDim(MoveState &state,
+                                                     const MoveRequest &request,
+                                                     mlir::Location errorLoc,
+                                                     dojo::BufferOp buffer,
+                                                     unsigned k) const = 0;
+  virtual MoveRequest rewriteDim(MoveState &state, const MoveRequest &request,
+                                 dojo::BufferOp buffer, unsigned k) const = 0;
+  /// Appends this move at `b.k` with `params`.
+  void addRequest(llvm::SmallVectorImpl<MoveRequest> &out,
+                  dojo::BufferOp buffer, unsigned k,
+                  llvm::ArrayRef<int64_t> params = {}) const;
+
+private:
+  mlir::DiagnosedSilenceableFailure
+  checkRequest(MoveState &state, const MoveRequest &request,
+               mlir::Location errorLoc) const final;
+};
+
+/// A move whose location names a node `a#k@d`: check resolves it
+/// (resolveNodeOrFail) before the move's checkNode.
+class NodeMove : public Move {
+public:
+  using Move::Move;
+
+protected:
+  virtual mlir::DiagnosedSilenceableFailure
+  checkNode(MoveState &state, const MoveRequest &request,
+            mlir::Location errorLoc, mlir::Operation *node) const = 0;
+
+private:
+  mlir::DiagnosedSilenceableFailure
+  checkRequest(MoveState &state, const MoveRequest &request,
+               mlir::Location errorLoc) const final;
+};
+
+/// A move whose location names a plain scope: check resolves it
+/// (resolvePlainScope) before the move's checkScope.
+class PlainScopeMove : public Move {
+public:
+  using Move::Move;
+
+protected:
+  virtual mlir::DiagnosedSilenceableFailure
+  checkScope(MoveState &state, const MoveRequest &request,
+             mlir::Location errorLoc, dojo::ScopeOp scope) const = 0;
+
+private:
+  mlir::DiagnosedSilenceableFailure
+  checkRequest(MoveState &state, const MoveRequest &request,
+               mlir::Location errorLoc) const final;
+};
 
 /// The scope a request that passed its check names (rewrite side).
 dojo::ScopeOp getRequestScope(MoveState &state, const MoveRequest &request);
@@ -143,11 +165,16 @@ std::optional<Pattern> findValidPattern(llvm::ArrayRef<Pattern> patterns,
   return std::nullopt;
 }
 
-/// The one instance of the move kind `M` (what the accessors above return).
-template <typename M> const Move *getMoveInstance() {
-  static M move;
-  return &move;
-}
+/// Defines getMove<MoveKind::KIND>() as the one instance of the move class
+/// `CLASS` (of that kind).
+#define PERFDOJO_DEFINE_MOVE_AS(KIND, CLASS)                                   \
+  template <> const ::perfdojo::Move *                                         \
+  perfdojo::moves::getMove<::perfdojo::MoveKind::KIND>() {                     \
+    static CLASS move;                                                         \
+    return &move;                                                              \
+  }
+/// PERFDOJO_DEFINE_MOVE_AS for a class named like its kind.
+#define PERFDOJO_DEFINE_MOVE(KIND) PERFDOJO_DEFINE_MOVE_AS(KIND, KIND)
 
 // Post-verification (PostVerification.cpp): the kernel invariants
 // (Analysis/KernelInvariants.h) on the result of a move, blaming it.
@@ -280,7 +307,7 @@ std::optional<llvm::StringRef> getCopySource(dojo::LeafOp leaf);
 /// internal buffer without declared arrays, i.e. a copy stored alone.
 void addCopyBufferCandidates(MoveState &state, llvm::StringRef move,
                              llvm::SmallVectorImpl<MoveRequest> &out);
-/// Preamble of unpromote/unstage `t`: no parameters, and `t` an internal
+/// Preamble of unpromote/unstage `t`: `t` is an internal
 /// array stored alone in a buffer of its own name, as `creator` makes it;
 /// on failure fills `diag` and returns null.
 dojo::BufferOp

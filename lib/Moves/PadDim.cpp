@@ -43,48 +43,30 @@ void addPadding(BufferOp buffer, unsigned k, int64_t delta) {
   buffer.setPadding(padding);
 }
 
-class PadDim final : public Move {
+class PadDim final : public MoveOf<MoveKind::PadDim, 1, BufferDimMove> {
 public:
-  StringRef getName() const override { return "pad_dim"; }
-  bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "allocate padding elements after a dimension of an internal buffer";
+  void addDimCandidates(MoveState &state, BufferOp buffer, unsigned k,
+                        SmallVectorImpl<MoveRequest> &out) const override {
+    if (buffer.getReused()[k] || buffer.getPadding()[k])
+      return;
+    int64_t lanes =
+        state.getOptions().target.getVectorLanes(buffer.getElementType());
+    SmallVector<int64_t, 6> amounts = {1, 2, 4, 8, 16};
+    int64_t roundUp = (lanes - buffer.getShape()[k] % lanes) % lanes;
+    if (roundUp && !llvm::is_contained(amounts, roundUp))
+      amounts.push_back(roundUp);
+    llvm::sort(amounts);
+    for (int64_t p : amounts)
+      addRequest(out, buffer, k, {p});
   }
 
-  void candidates(MoveState &state,
-                  SmallVectorImpl<MoveRequest> &out) const override {
-    for (BufferOp buffer : state.getKernel().getBuffers()) {
-      if (buffer.isArgument())
-        continue;
-      int64_t lanes =
-          state.getOptions().target.getVectorLanes(buffer.getElementType());
-      for (unsigned k = 0; k < buffer.getRank(); ++k) {
-        if (buffer.getReused()[k] || buffer.getPadding()[k])
-          continue;
-        SmallVector<int64_t, 6> amounts = {1, 2, 4, 8, 16};
-        int64_t roundUp = (lanes - buffer.getShape()[k] % lanes) % lanes;
-        if (roundUp && !llvm::is_contained(amounts, roundUp))
-          amounts.push_back(roundUp);
-        llvm::sort(amounts);
-        for (int64_t p : amounts)
-          out.push_back(
-              {getName().str(), getBufferDimSelector(buffer, k), {p}});
-      }
-    }
-  }
-
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    auto resolved = resolveDimRequest(state, request, 1, errorLoc, diag);
-    if (!resolved)
-      return diag;
-    BufferOp buffer = resolved->first;
-    unsigned k = resolved->second;
+  DiagnosedSilenceableFailure checkDim(MoveState &state,
+                                       const MoveRequest &request,
+                                       Location errorLoc, BufferOp buffer,
+                                       unsigned k) const override {
     int64_t p = request.params[0];
     auto failAtBuffer = [&](const Twine &message) {
-      return failWithNote(request, errorLoc, message, buffer, "declared here");
+      return moves::failAtBuffer(request, errorLoc, buffer, message);
     };
     if (p < 1)
       return failAtBuffer("padding amount " + Twine(p) + " must be positive");
@@ -107,43 +89,25 @@ public:
     return verifyVectorLanes(state, *this, request, errorLoc, buffer);
   }
 
-  MoveRequest rewrite(MoveState &state,
-                      const MoveRequest &request) const override {
-    auto resolved = *resolveBufferDim(state.getKernel(), request.location);
-    BufferOp buffer = resolved.first;
-    unsigned k = resolved.second;
+  MoveRequest rewriteDim(MoveState &state, const MoveRequest &request,
+                         BufferOp buffer, unsigned k) const override {
     addPadding(buffer, k, request.params[0]);
     return {"unpad_dim", request.location, {request.params[0]}};
   }
 };
 
-class UnpadDim final : public Move {
+class UnpadDim final : public MoveOf<MoveKind::UnpadDim, 1, BufferDimMove> {
 public:
-  StringRef getName() const override { return "unpad_dim"; }
-  bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "remove unused padding elements from a dimension of an internal "
-           "buffer";
+  void addDimCandidates(MoveState &state, BufferOp buffer, unsigned k,
+                        SmallVectorImpl<MoveRequest> &out) const override {
+    if (int64_t p = buffer.getPadding()[k]; p && !buffer.getReused()[k])
+      addRequest(out, buffer, k, {p});
   }
 
-  void candidates(MoveState &state,
-                  SmallVectorImpl<MoveRequest> &out) const override {
-    for (BufferOp buffer : state.getKernel().getBuffers())
-      for (unsigned k = 0; k < buffer.getRank(); ++k)
-        if (int64_t p = buffer.getPadding()[k]; p && !buffer.getReused()[k])
-          out.push_back(
-              {getName().str(), getBufferDimSelector(buffer, k), {p}});
-  }
-
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    auto resolved = resolveDimRequest(state, request, 1, errorLoc, diag);
-    if (!resolved)
-      return diag;
-    BufferOp buffer = resolved->first;
-    unsigned k = resolved->second;
+  DiagnosedSilenceableFailure checkDim(MoveState &state,
+                                       const MoveRequest &request,
+                                       Location errorLoc, BufferOp buffer,
+                                       unsigned k) const override {
     int64_t p = request.params[0], padding = buffer.getPadding()[k];
     if (p < 1 || p > padding)
       return failWithNote(request, errorLoc,
@@ -170,7 +134,7 @@ public:
       llvm::raw_string_ostream os(text);
       printIndexExpr(os,
                      buildAffineExpr(access.indices[k], buffer.getContext()));
-      diag =
+      DiagnosedSilenceableFailure diag =
           fail(request, errorLoc,
                "index " + text + " on dimension " + Twine(k) + " of '" +
                    buffer.getName() + "' reaches " + Twine(range->second) +
@@ -182,11 +146,8 @@ public:
     return verifyVectorLanes(state, *this, request, errorLoc, buffer);
   }
 
-  MoveRequest rewrite(MoveState &state,
-                      const MoveRequest &request) const override {
-    auto resolved = *resolveBufferDim(state.getKernel(), request.location);
-    BufferOp buffer = resolved.first;
-    unsigned k = resolved.second;
+  MoveRequest rewriteDim(MoveState &state, const MoveRequest &request,
+                         BufferOp buffer, unsigned k) const override {
     addPadding(buffer, k, -request.params[0]);
     return {"pad_dim", request.location, {request.params[0]}};
   }
@@ -194,10 +155,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getPadDimMove() {
-  return getMoveInstance<PadDim>();
-}
-
-const Move *perfdojo::moves::getUnpadDimMove() {
-  return getMoveInstance<UnpadDim>();
-}
+PERFDOJO_DEFINE_MOVE(PadDim)
+PERFDOJO_DEFINE_MOVE(UnpadDim)

@@ -233,14 +233,8 @@ DiagnosedSilenceableFailure checkPadding(MoveState &state,
   return DiagnosedSilenceableFailure::success();
 }
 
-class PadScope final : public Move {
+class PadScope final : public MoveOf<MoveKind::PadScope, 1, PlainScopeMove> {
 public:
-  StringRef getName() const override { return "pad_scope"; }
-  StringRef getSummary() const override {
-    return "round a scope's size up; the extra iterations compute into "
-           "padding";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel())) {
@@ -259,13 +253,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp scope = resolvePlainScopeRequest(state, request, 1, errorLoc, diag);
-    if (!scope)
-      return diag;
+  DiagnosedSilenceableFailure checkScope(MoveState &state,
+                                         const MoveRequest &request,
+                                         Location errorLoc,
+                                         ScopeOp scope) const override {
     int64_t s = scope.getSize(), padded = request.params[0];
     if (padded <= s)
       return failWithNote(request, errorLoc,
@@ -284,14 +275,9 @@ public:
   }
 };
 
-class UnpadScope final : public Move {
+class UnpadScope final
+    : public MoveOf<MoveKind::UnpadScope, 1, PlainScopeMove> {
 public:
-  StringRef getName() const override { return "unpad_scope"; }
-  StringRef getSummary() const override {
-    return "drop the trailing iterations of a scope that only compute "
-           "padding";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     Location loc = state.getKernel().getLoc();
@@ -322,13 +308,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    ScopeOp scope = resolvePlainScopeRequest(state, request, 1, errorLoc, diag);
-    if (!scope)
-      return diag;
+  DiagnosedSilenceableFailure checkScope(MoveState &state,
+                                         const MoveRequest &request,
+                                         Location errorLoc,
+                                         ScopeOp scope) const override {
     int64_t size = scope.getSize(), s = request.params[0];
     if (s < 1 || s >= size)
       return failWithNote(request, errorLoc,
@@ -350,10 +333,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getPadScopeMove() {
-  return getMoveInstance<PadScope>();
-}
-
-const Move *perfdojo::moves::getUnpadScopeMove() {
-  return getMoveInstance<UnpadScope>();
-}
+PERFDOJO_DEFINE_MOVE(PadScope)
+PERFDOJO_DEFINE_MOVE(UnpadScope)

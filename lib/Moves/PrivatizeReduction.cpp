@@ -237,14 +237,8 @@ resolveLeafAndNode(MoveState &state, const MoveRequest &request,
                         node);
 }
 
-class PrivatizeReduction final : public Move {
+class PrivatizeReduction final : public MoveOf<MoveKind::PrivatizeReduction, 1> {
 public:
-  StringRef getName() const override { return "privatize_reduction"; }
-  StringRef getSummary() const override {
-    return "keep one partial result of a reduction per iteration of an "
-           "enclosing scope (rfactor), combined afterwards";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     state.getKernel().walk([&](LeafOp leaf) {
@@ -262,12 +256,10 @@ public:
     });
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
     auto resolved = resolveLeafAndNode(state, request, errorLoc, diag);
     if (!resolved)
       return diag;
@@ -371,14 +363,8 @@ struct Privatized {
   unsigned d = 0, e = 0;
 };
 
-class UnprivatizeReduction final : public Move {
+class UnprivatizeReduction final : public MoveOf<MoveKind::UnprivatizeReduction> {
 public:
-  StringRef getName() const override { return "unprivatize_reduction"; }
-  StringRef getSummary() const override {
-    return "fold the partial results of privatize_reduction back into the "
-           "reduction";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     KernelOp kernel = state.getKernel();
@@ -391,12 +377,10 @@ public:
     });
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
     std::optional<Privatized> found = match(state, request, errorLoc, diag);
     if (!found)
       return diag;
@@ -558,10 +542,5 @@ private:
 
 } // namespace
 
-const Move *perfdojo::moves::getPrivatizeReductionMove() {
-  return getMoveInstance<PrivatizeReduction>();
-}
-
-const Move *perfdojo::moves::getUnprivatizeReductionMove() {
-  return getMoveInstance<UnprivatizeReduction>();
-}
+PERFDOJO_DEFINE_MOVE(PrivatizeReduction)
+PERFDOJO_DEFINE_MOVE(UnprivatizeReduction)

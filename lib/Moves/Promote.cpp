@@ -156,8 +156,6 @@ void perfdojo::moves::addCopyBufferCandidates(
 BufferOp perfdojo::moves::resolveCopyBufferRequest(
     MoveState &state, const MoveRequest &request, StringRef creator,
     Location errorLoc, DiagnosedSilenceableFailure &diag) {
-  if (!expectParams(request, 0, errorLoc, diag))
-    return {};
   StringRef t = request.location;
   BufferOp buffer = state.getKernel().lookupArray(t);
   if (!buffer) {
@@ -293,13 +291,8 @@ std::optional<ArrayUse> checkPromotion(const MoveRequest &request,
   return use;
 }
 
-class Promote final : public Move {
+class Promote final : public MoveOf<MoveKind::Promote> {
 public:
-  StringRef getName() const override { return "promote"; }
-  StringRef getSummary() const override {
-    return "keep the one element of an array a node uses in a private copy";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     KernelOp kernel = state.getKernel();
@@ -327,12 +320,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
     std::optional<ArrayAndNode> target =
         resolveArrayAndNode(state, request, errorLoc, diag);
     if (!target)
@@ -393,21 +384,16 @@ struct Pattern {
   AffineMap index;
 };
 
-class Unpromote final : public Move {
+class Unpromote final : public MoveOf<MoveKind::Unpromote> {
 public:
-  StringRef getName() const override { return "unpromote"; }
-  StringRef getSummary() const override {
-    return "undo a promotion: access the array directly again";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     addCopyBufferCandidates(state, getName(), out);
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
     if (!resolveCopyBufferRequest(state, request, "promote", errorLoc, diag))
       return diag;
@@ -567,10 +553,5 @@ private:
 
 } // namespace
 
-const Move *perfdojo::moves::getPromoteMove() {
-  return getMoveInstance<Promote>();
-}
-
-const Move *perfdojo::moves::getUnpromoteMove() {
-  return getMoveInstance<Unpromote>();
-}
+PERFDOJO_DEFINE_MOVE(Promote)
+PERFDOJO_DEFINE_MOVE(Unpromote)

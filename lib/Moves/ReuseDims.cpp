@@ -44,34 +44,20 @@ using namespace perfdojo::moves;
 
 namespace {
 
-class ReuseDims final : public Move {
+class ReuseDims final : public MoveOf<MoveKind::ReuseDims, 0, BufferDimMove> {
 public:
-  StringRef getName() const override { return "reuse_dims"; }
-  bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "stop materializing a dimension of an internal buffer (:N)";
+  bool acceptsArguments() const override { return true; }
+
+  void addDimCandidates(MoveState &state, BufferOp buffer, unsigned k,
+                        SmallVectorImpl<MoveRequest> &out) const override {
+    if (!buffer.isArgument() && !buffer.getReused()[k])
+      addRequest(out, buffer, k);
   }
 
-  void candidates(MoveState &state,
-                  SmallVectorImpl<MoveRequest> &out) const override {
-    for (BufferOp buffer : state.getKernel().getBuffers())
-      if (!buffer.isArgument())
-        for (unsigned d = 0; d < buffer.getRank(); ++d)
-          if (!buffer.getReused()[d])
-            out.push_back(
-                {getName().str(), getBufferDimSelector(buffer, d), {}});
-  }
-
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
-    auto resolved = resolveBufferDim(state.getKernel(), request.location);
-    if (!resolved)
-      return fail(request, errorLoc, llvm::toString(resolved.takeError()));
-    auto [buffer, k] = *resolved;
+  DiagnosedSilenceableFailure checkDim(MoveState &state,
+                                       const MoveRequest &request,
+                                       Location errorLoc, BufferOp buffer,
+                                       unsigned k) const override {
     auto note = [&](DiagnosedSilenceableFailure d, Location loc,
                     const Twine &what) {
       d.attachNote(loc) << what;
@@ -98,9 +84,8 @@ public:
     return verifyVectorLanes(state, *this, request, errorLoc, buffer);
   }
 
-  MoveRequest rewrite(MoveState &state,
-                      const MoveRequest &request) const override {
-    auto [buffer, k] = *resolveBufferDim(state.getKernel(), request.location);
+  MoveRequest rewriteDim(MoveState &state, const MoveRequest &request,
+                         BufferOp buffer, unsigned k) const override {
     SmallVector<bool> reused(buffer.getReused());
     reused[k] = true;
     buffer.setReused(reused);
@@ -108,32 +93,21 @@ public:
   }
 };
 
-class MaterializeDims final : public Move {
+class MaterializeDims final
+    : public MoveOf<MoveKind::MaterializeDims, 0, BufferDimMove> {
 public:
-  StringRef getName() const override { return "materialize_dims"; }
-  bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "give a non-materialized (:N) dimension its storage back";
+  bool acceptsArguments() const override { return true; }
+
+  void addDimCandidates(MoveState &state, BufferOp buffer, unsigned k,
+                        SmallVectorImpl<MoveRequest> &out) const override {
+    if (buffer.getReused()[k])
+      addRequest(out, buffer, k);
   }
 
-  void candidates(MoveState &state,
-                  SmallVectorImpl<MoveRequest> &out) const override {
-    for (BufferOp buffer : state.getKernel().getBuffers())
-      for (unsigned d = 0; d < buffer.getRank(); ++d)
-        if (buffer.getReused()[d])
-          out.push_back({getName().str(), getBufferDimSelector(buffer, d), {}});
-  }
-
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
-    auto resolved = resolveBufferDim(state.getKernel(), request.location);
-    if (!resolved)
-      return fail(request, errorLoc, llvm::toString(resolved.takeError()));
-    auto [buffer, k] = *resolved;
+  DiagnosedSilenceableFailure checkDim(MoveState &state,
+                                       const MoveRequest &request,
+                                       Location errorLoc, BufferOp buffer,
+                                       unsigned k) const override {
     if (!buffer.getReused()[k])
       return failWithNote(request, errorLoc,
                           "dimension " + Twine(k) + " of '" + buffer.getName() +
@@ -154,9 +128,8 @@ public:
     return verifyVectorLanes(state, *this, request, errorLoc, buffer);
   }
 
-  MoveRequest rewrite(MoveState &state,
-                      const MoveRequest &request) const override {
-    auto [buffer, k] = *resolveBufferDim(state.getKernel(), request.location);
+  MoveRequest rewriteDim(MoveState &state, const MoveRequest &request,
+                         BufferOp buffer, unsigned k) const override {
     SmallVector<bool> reused(buffer.getReused());
     reused[k] = false;
     buffer.setReused(reused);
@@ -165,10 +138,5 @@ public:
 };
 } // namespace
 
-const Move *perfdojo::moves::getReuseDimsMove() {
-  return getMoveInstance<ReuseDims>();
-}
-
-const Move *perfdojo::moves::getMaterializeDimsMove() {
-  return getMoveInstance<MaterializeDims>();
-}
+PERFDOJO_DEFINE_MOVE(ReuseDims)
+PERFDOJO_DEFINE_MOVE(MaterializeDims)

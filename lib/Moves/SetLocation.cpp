@@ -48,14 +48,9 @@ using namespace perfdojo::moves;
 
 namespace {
 
-class SetLocation final : public Move {
+class SetLocation final : public MoveOf<MoveKind::SetLocation, 1> {
 public:
-  StringRef getName() const override { return "set_location"; }
   bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "move an internal buffer to another location (heap=0, stack=1, "
-           "reg=2)";
-  }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
@@ -71,12 +66,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
     BufferOp buffer = resolveInternalBufferOrFail(
         state, request, request.location, "location", errorLoc, diag);
     if (!buffer)
@@ -123,6 +116,4 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getSetLocationMove() {
-  return getMoveInstance<SetLocation>();
-}
+PERFDOJO_DEFINE_MOVE(SetLocation)

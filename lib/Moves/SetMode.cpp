@@ -44,27 +44,23 @@ namespace {
 
 std::string suffixOf(Mode m) { return ":" + getModeSuffix(m).str(); }
 
-class SetMode final : public Move {
+/// The set_* moves, one instance per mode.
+class SetMode : public NodeMove {
 public:
-  SetMode(Mode mode, StringRef name, StringRef summary)
-      : mode(mode), name(name), summary(summary) {}
-  StringRef getName() const override { return name; }
-  StringRef getSummary() const override { return summary; }
+  SetMode(MoveKind kind, Mode mode) : NodeMove(kind, 0), mode(mode) {}
+  std::optional<Mode> getRequiredMode() const override { return mode; }
 
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel()))
       if (scope.getMode() == Mode::seq)
-        out.push_back({name.str(), getNodeSelector(scope), {}});
+        out.push_back({getName().str(), getNodeSelector(scope), {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    Operation *node = resolveNodeRequest(state, request, 0, errorLoc, diag);
-    if (!node)
-      return diag;
+  DiagnosedSilenceableFailure checkNode(MoveState &state,
+                                        const MoveRequest &request,
+                                        Location errorLoc,
+                                        Operation *node) const override {
     auto scope = dyn_cast<ScopeOp>(node);
     auto failAt = [&](Operation *at, const Twine &message, StringRef what) {
       DiagnosedSilenceableFailure d = fail(request, errorLoc, message);
@@ -194,16 +190,22 @@ private:
   }
 
   Mode mode;
-  StringRef name, summary;
 };
 
-class ClearMode final : public Move {
+/// The set_* move of `ModeValue`, of kind `Kind`.
+template <MoveKind Kind, Mode ModeValue> class SetModeOf final : public SetMode {
 public:
-  StringRef getName() const override { return "clear_mode"; }
-  StringRef getSummary() const override {
-    return "make a scope plain again (inverse of every set_* move)";
-  }
+  SetModeOf() : SetMode(Kind, ModeValue) {}
+};
+using SetUnrollMove = SetModeOf<MoveKind::SetUnroll, Mode::unroll>;
+using SetParallelMove = SetModeOf<MoveKind::SetParallel, Mode::parallel>;
+using SetVectorMove = SetModeOf<MoveKind::SetVector, Mode::vector>;
+using SetGpuGridMove = SetModeOf<MoveKind::SetGpuGrid, Mode::gpu_grid>;
+using SetGpuBlockMove = SetModeOf<MoveKind::SetGpuBlock, Mode::gpu_block>;
+using SetGpuWarpMove = SetModeOf<MoveKind::SetGpuWarp, Mode::gpu_warp>;
 
+class ClearMode final : public MoveOf<MoveKind::ClearMode, 0, NodeMove> {
+public:
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel()))
@@ -211,13 +213,10 @@ public:
         out.push_back({getName().str(), getNodeSelector(scope), {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    Operation *node = resolveNodeRequest(state, request, 0, errorLoc, diag);
-    if (!node)
-      return diag;
+  DiagnosedSilenceableFailure checkNode(MoveState &state,
+                                        const MoveRequest &request,
+                                        Location errorLoc,
+                                        Operation *node) const override {
     auto scope = dyn_cast<ScopeOp>(node);
     if (!scope || scope.getMode() == Mode::seq)
       return failWithNote(request, errorLoc,
@@ -256,25 +255,10 @@ public:
 };
 } // namespace
 
-#define PERFDOJO_SET_MODE(FN, MODE, NAME, SUMMARY)                             \
-  const Move *perfdojo::moves::FN() {                                          \
-    static SetMode move(Mode::MODE, NAME, SUMMARY);                            \
-    return &move;                                                              \
-  }
-PERFDOJO_SET_MODE(getSetUnrollMove, unroll, "set_unroll",
-                  "unroll a small scope completely (:u)")
-PERFDOJO_SET_MODE(getSetParallelMove, parallel, "set_parallel",
-                  "run a scope's iterations on CPU threads (:p)")
-PERFDOJO_SET_MODE(getSetVectorMove, vector, "set_vector",
-                  "run a single-leaf scope as one SIMD operation (:v)")
-PERFDOJO_SET_MODE(getSetGpuGridMove, gpu_grid, "set_gpu_grid",
-                  "map a scope to GPU thread blocks (:g)")
-PERFDOJO_SET_MODE(getSetGpuBlockMove, gpu_block, "set_gpu_block",
-                  "map a scope to threads of a block (:b)")
-PERFDOJO_SET_MODE(getSetGpuWarpMove, gpu_warp, "set_gpu_warp",
-                  "map a scope to the lanes of a warp (:w)")
-#undef PERFDOJO_SET_MODE
-
-const Move *perfdojo::moves::getClearModeMove() {
-  return getMoveInstance<ClearMode>();
-}
+PERFDOJO_DEFINE_MOVE_AS(SetUnroll, SetUnrollMove)
+PERFDOJO_DEFINE_MOVE_AS(SetParallel, SetParallelMove)
+PERFDOJO_DEFINE_MOVE_AS(SetVector, SetVectorMove)
+PERFDOJO_DEFINE_MOVE_AS(SetGpuGrid, SetGpuGridMove)
+PERFDOJO_DEFINE_MOVE_AS(SetGpuBlock, SetGpuBlockMove)
+PERFDOJO_DEFINE_MOVE_AS(SetGpuWarp, SetGpuWarpMove)
+PERFDOJO_DEFINE_MOVE(ClearMode)

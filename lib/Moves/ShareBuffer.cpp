@@ -236,13 +236,8 @@ BufferOp resolveArray(MoveState &state, const MoveRequest &request,
   return buffer;
 }
 
-class ShareBuffer final : public Move {
+class ShareBuffer final : public MoveOf<MoveKind::ShareBuffer> {
 public:
-  StringRef getName() const override { return "share_buffer"; }
-  StringRef getSummary() const override {
-    return "store an array in another array's buffer (disjoint lifetimes)";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     SmallVector<BufferOp> buffers(state.getKernel().getBuffers());
@@ -266,12 +261,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
     auto names = splitPair(request, errorLoc, diag);
     if (!names)
       return diag;
@@ -378,13 +371,8 @@ private:
   }
 };
 
-class UnshareBuffer final : public Move {
+class UnshareBuffer final : public MoveOf<MoveKind::UnshareBuffer, 1> {
 public:
-  StringRef getName() const override { return "unshare_buffer"; }
-  StringRef getSummary() const override {
-    return "give the last array of a shared buffer its own buffer again";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     KernelOp kernel = state.getKernel();
@@ -398,12 +386,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
     KernelOp kernel = state.getKernel();
     StringRef c = request.location;
     BufferOp host = resolveArray(state, request, c, errorLoc, diag);
@@ -464,10 +450,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getShareBufferMove() {
-  return getMoveInstance<ShareBuffer>();
-}
-
-const Move *perfdojo::moves::getUnshareBufferMove() {
-  return getMoveInstance<UnshareBuffer>();
-}
+PERFDOJO_DEFINE_MOVE(ShareBuffer)
+PERFDOJO_DEFINE_MOVE(UnshareBuffer)

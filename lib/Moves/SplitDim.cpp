@@ -108,44 +108,25 @@ postVerifyReuse(MoveState &state, const Move &move, const MoveRequest &request,
       });
 }
 
-class SplitDim final : public Move {
+class SplitDim final : public MoveOf<MoveKind::SplitDim, 1, BufferDimMove> {
 public:
-  StringRef getName() const override { return "split_dim"; }
-  // The `:N` marks are post-verified in check(), with dimensions renamed.
-  bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "split a dimension n of an internal buffer into n/f x f";
+  void addDimCandidates(MoveState &state, BufferOp buffer, unsigned k,
+                        SmallVectorImpl<MoveRequest> &out) const override {
+    int64_t n = buffer.getShape()[k];
+    if (buffer.getPadding()[k])
+      return;
+    for (int64_t f = 2; f < n; ++f)
+      if (n % f == 0)
+        addRequest(out, buffer, k, {f});
   }
 
-  void candidates(MoveState &state,
-                  SmallVectorImpl<MoveRequest> &out) const override {
-    for (BufferOp buffer : state.getKernel().getBuffers()) {
-      if (buffer.isArgument())
-        continue;
-      for (unsigned k = 0; k < buffer.getRank(); ++k) {
-        int64_t n = buffer.getShape()[k];
-        if (buffer.getPadding()[k])
-          continue;
-        for (int64_t f = 2; f < n; ++f)
-          if (n % f == 0)
-            out.push_back(
-                {getName().str(), getBufferDimSelector(buffer, k), {f}});
-      }
-    }
-  }
-
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    auto resolved = resolveDimRequest(state, request, 1, errorLoc, diag);
-    if (!resolved)
-      return diag;
-    BufferOp buffer = resolved->first;
-    unsigned k = resolved->second;
+  DiagnosedSilenceableFailure checkDim(MoveState &state,
+                                       const MoveRequest &request,
+                                       Location errorLoc, BufferOp buffer,
+                                       unsigned k) const override {
     int64_t f = request.params[0], n = buffer.getShape()[k];
     auto failAtBuffer = [&](const Twine &message) {
-      return failWithNote(request, errorLoc, message, buffer, "declared here");
+      return moves::failAtBuffer(request, errorLoc, buffer, message);
     };
     if (f < 1 || f > n || n % f)
       return failAtBuffer(
@@ -173,12 +154,9 @@ public:
                            [&](unsigned j) { return j <= k ? j : j - 1; });
   }
 
-  MoveRequest rewrite(MoveState &state,
-                      const MoveRequest &request) const override {
+  MoveRequest rewriteDim(MoveState &state, const MoveRequest &request,
+                         BufferOp buffer, unsigned k) const override {
     KernelOp kernel = state.getKernel();
-    auto resolved = *resolveBufferDim(kernel, request.location);
-    BufferOp buffer = resolved.first;
-    unsigned k = resolved.second;
     int64_t f = request.params[0];
     rewriteArrayAccesses(kernel, buffer, [&](const ArrayAccess &access) {
       SplitIndex split =
@@ -201,34 +179,21 @@ public:
   }
 };
 
-class MergeDims final : public Move {
+class MergeDims final : public MoveOf<MoveKind::MergeDims, 0, BufferDimMove> {
 public:
-  StringRef getName() const override { return "merge_dims"; }
-  bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "merge two adjacent dimensions p x q of an internal buffer into p*q";
+  void addDimCandidates(MoveState &state, BufferOp buffer, unsigned k,
+                        SmallVectorImpl<MoveRequest> &out) const override {
+    if (k + 1 < buffer.getRank())
+      addRequest(out, buffer, k);
   }
 
-  void candidates(MoveState &state,
-                  SmallVectorImpl<MoveRequest> &out) const override {
-    for (BufferOp buffer : state.getKernel().getBuffers())
-      if (!buffer.isArgument())
-        for (unsigned k = 0; k + 1 < buffer.getRank(); ++k)
-          out.push_back({getName().str(), getBufferDimSelector(buffer, k), {}});
-  }
-
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    auto resolved = resolveDimRequest(state, request, 0, errorLoc, diag);
-    if (!resolved)
-      return diag;
-    BufferOp buffer = resolved->first;
-    unsigned k = resolved->second;
+  DiagnosedSilenceableFailure checkDim(MoveState &state,
+                                       const MoveRequest &request,
+                                       Location errorLoc, BufferOp buffer,
+                                       unsigned k) const override {
     StringRef name = buffer.getName();
     auto failAtBuffer = [&](const Twine &message) {
-      return failWithNote(request, errorLoc, message, buffer, "declared here");
+      return moves::failAtBuffer(request, errorLoc, buffer, message);
     };
     if (k + 1 >= buffer.getRank())
       return failAtBuffer("dimension " + Twine(k) +
@@ -273,12 +238,9 @@ public:
                            [&](unsigned j) { return j <= k ? j : j + 1; });
   }
 
-  MoveRequest rewrite(MoveState &state,
-                      const MoveRequest &request) const override {
+  MoveRequest rewriteDim(MoveState &state, const MoveRequest &request,
+                         BufferOp buffer, unsigned k) const override {
     KernelOp kernel = state.getKernel();
-    auto resolved = *resolveBufferDim(kernel, request.location);
-    BufferOp buffer = resolved.first;
-    unsigned k = resolved.second;
     int64_t q = buffer.getShape()[k + 1];
     rewriteArrayAccesses(kernel, buffer, [&](const ArrayAccess &access) {
       SmallVector<LinearForm, 4> indices(access.indices);
@@ -308,10 +270,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getSplitDimMove() {
-  return getMoveInstance<SplitDim>();
-}
-
-const Move *perfdojo::moves::getMergeDimsMove() {
-  return getMoveInstance<MergeDims>();
-}
+PERFDOJO_DEFINE_MOVE(SplitDim)
+PERFDOJO_DEFINE_MOVE(MergeDims)

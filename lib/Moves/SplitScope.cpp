@@ -30,13 +30,9 @@ using namespace perfdojo::moves;
 
 namespace {
 
-class SplitScope final : public Move {
+class SplitScope final
+    : public MoveOf<MoveKind::SplitScope, 1, PlainScopeMove> {
 public:
-  StringRef getName() const override { return "split_scope"; }
-  StringRef getSummary() const override {
-    return "tile a scope of size s into s/f x f";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel())) {
@@ -59,16 +55,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
-    ScopeOp scope =
-        resolvePlainScope(state, request, errorLoc, diag);
-    if (!scope)
-      return diag;
+  DiagnosedSilenceableFailure checkScope(MoveState &state,
+                                         const MoveRequest &request,
+                                         Location errorLoc,
+                                         ScopeOp scope) const override {
     int64_t s = scope.getSize(), f = request.params[0];
     if (f <= 1 || f >= s)
       return failWithNote(request, errorLoc,
@@ -126,13 +116,9 @@ public:
   }
 };
 
-class MergeScopes final : public Move {
+class MergeScopes final
+    : public MoveOf<MoveKind::MergeScopes, 0, PlainScopeMove> {
 public:
-  StringRef getName() const override { return "merge_scopes"; }
-  StringRef getSummary() const override {
-    return "collapse a perfect pair of scopes p x q into one of size p*q";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel()))
@@ -141,16 +127,10 @@ public:
         out.push_back({getName().str(), getNodeSelector(scope), {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 0, errorLoc, diag))
-      return diag;
-    ScopeOp outer =
-        resolvePlainScope(state, request, errorLoc, diag);
-    if (!outer)
-      return diag;
+  DiagnosedSilenceableFailure checkScope(MoveState &state,
+                                         const MoveRequest &request,
+                                         Location errorLoc,
+                                         ScopeOp outer) const override {
     auto inner = dyn_cast<ScopeOp>(outer.getBlock().front());
     if (!llvm::hasSingleElement(outer.getBlock()) || !inner)
       return failWithNote(
@@ -227,10 +207,5 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getSplitScopeMove() {
-  return getMoveInstance<SplitScope>();
-}
-
-const Move *perfdojo::moves::getMergeScopesMove() {
-  return getMoveInstance<MergeScopes>();
-}
+PERFDOJO_DEFINE_MOVE(SplitScope)
+PERFDOJO_DEFINE_MOVE(MergeScopes)

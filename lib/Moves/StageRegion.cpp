@@ -249,14 +249,8 @@ Operation *getNestRoot(LeafOp leaf, unsigned rank) {
   return op;
 }
 
-class StageRegion final : public Move {
+class StageRegion final : public MoveOf<MoveKind::StageRegion, 1> {
 public:
-  StringRef getName() const override { return "stage_region"; }
-  StringRef getSummary() const override {
-    return "let a node work on a staged copy of an array, with total copy "
-           "nests before and after it";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     KernelOp kernel = state.getKernel();
@@ -299,12 +293,10 @@ public:
     }
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    if (!expectParams(request, 1, errorLoc, diag))
-      return diag;
     std::optional<ArrayAndNode> target =
         resolveArrayAndNode(state, request, errorLoc, diag);
     if (!target)
@@ -402,21 +394,16 @@ struct Pattern {
   std::string array;
 };
 
-class Unstage final : public Move {
+class Unstage final : public MoveOf<MoveKind::Unstage> {
 public:
-  StringRef getName() const override { return "unstage"; }
-  StringRef getSummary() const override {
-    return "undo a staging: the node accesses the array directly again";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     addCopyBufferCandidates(state, getName(), out);
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
+  DiagnosedSilenceableFailure checkRequest(MoveState &state,
+                                           const MoveRequest &request,
+                                           Location errorLoc) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
     BufferOp staged = resolveCopyBufferRequest(state, request, "stage_region",
                                                errorLoc, diag);
@@ -609,10 +596,5 @@ private:
 
 } // namespace
 
-const Move *perfdojo::moves::getStageRegionMove() {
-  return getMoveInstance<StageRegion>();
-}
-
-const Move *perfdojo::moves::getUnstageMove() {
-  return getMoveInstance<Unstage>();
-}
+PERFDOJO_DEFINE_MOVE(StageRegion)
+PERFDOJO_DEFINE_MOVE(Unstage)

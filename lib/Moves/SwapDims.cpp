@@ -28,32 +28,18 @@ template <typename T> SmallVector<T> swapped(ArrayRef<T> values, unsigned k) {
   return out;
 }
 
-class SwapDims final : public Move {
+class SwapDims final : public MoveOf<MoveKind::SwapDims, 0, BufferDimMove> {
 public:
-  StringRef getName() const override { return "swap_dims"; }
-  // A permutation keeps every `:N` condition (they are per dimension).
-  bool restructuresTree() const override { return false; }
-  StringRef getSummary() const override {
-    return "swap two adjacent dimensions of an internal buffer";
+  void addDimCandidates(MoveState &state, BufferOp buffer, unsigned k,
+                        SmallVectorImpl<MoveRequest> &out) const override {
+    if (k + 1 < buffer.getRank())
+      addRequest(out, buffer, k);
   }
 
-  void candidates(MoveState &state,
-                  SmallVectorImpl<MoveRequest> &out) const override {
-    for (BufferOp buffer : state.getKernel().getBuffers())
-      if (!buffer.isArgument())
-        for (unsigned k = 0; k + 1 < buffer.getRank(); ++k)
-          out.push_back({getName().str(), getBufferDimSelector(buffer, k), {}});
-  }
-
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    auto resolved = resolveDimRequest(state, request, 0, errorLoc, diag);
-    if (!resolved)
-      return diag;
-    BufferOp buffer = resolved->first;
-    unsigned k = resolved->second;
+  DiagnosedSilenceableFailure checkDim(MoveState &state,
+                                       const MoveRequest &request,
+                                       Location errorLoc, BufferOp buffer,
+                                       unsigned k) const override {
     if (k + 1 >= buffer.getRank())
       return failWithNote(request, errorLoc,
                           "dimension " + Twine(k) +
@@ -63,12 +49,9 @@ public:
     return verifyVectorLanes(state, *this, request, errorLoc, buffer);
   }
 
-  MoveRequest rewrite(MoveState &state,
-                      const MoveRequest &request) const override {
+  MoveRequest rewriteDim(MoveState &state, const MoveRequest &request,
+                         BufferOp buffer, unsigned k) const override {
     KernelOp kernel = state.getKernel();
-    auto resolved = *resolveBufferDim(kernel, request.location);
-    BufferOp buffer = resolved.first;
-    unsigned k = resolved.second;
     buffer.setShape(swapped(buffer.getShape(), k));
     buffer.setPadding(swapped(buffer.getPadding(), k));
     buffer.setReused(swapped(buffer.getReused(), k));
@@ -83,6 +66,4 @@ public:
 
 } // namespace
 
-const Move *perfdojo::moves::getSwapDimsMove() {
-  return getMoveInstance<SwapDims>();
-}
+PERFDOJO_DEFINE_MOVE(SwapDims)

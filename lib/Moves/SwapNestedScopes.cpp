@@ -19,13 +19,9 @@ using namespace perfdojo::dojo;
 using namespace perfdojo::moves;
 
 namespace {
-class SwapNestedScopes final : public Move {
+class SwapNestedScopes final
+    : public MoveOf<MoveKind::SwapNestedScopes, 0, NodeMove> {
 public:
-  StringRef getName() const override { return "swap_nested_scopes"; }
-  StringRef getSummary() const override {
-    return "interchange a scope with its only child scope";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (ScopeOp scope : collectScopes(state.getKernel()))
@@ -34,13 +30,10 @@ public:
         out.push_back({getName().str(), getNodeSelector(scope), {}});
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    Operation *node = resolveNodeRequest(state, request, 0, errorLoc, diag);
-    if (!node)
-      return diag;
+  DiagnosedSilenceableFailure checkNode(MoveState &state,
+                                        const MoveRequest &request,
+                                        Location errorLoc,
+                                        Operation *node) const override {
     auto outer = dyn_cast<ScopeOp>(node);
     ScopeOp inner;
     if (outer && llvm::hasSingleElement(outer.getBlock()))
@@ -63,9 +56,10 @@ public:
     SmallVector<LeafOp> leaves = collectLeaves(inner);
     if (std::optional<Conflict> conflict = state.getDependences().findConflict(
             leaves, leaves, relations, state.ordering())) {
-      diag = fail(request, errorLoc,
-                  "interchange would reorder dependent instances: " +
-                      conflict->describe());
+      DiagnosedSilenceableFailure diag =
+          fail(request, errorLoc,
+               "interchange would reorder dependent instances: " +
+                   conflict->describe());
       diag.attachNote(conflict->first.getLoc()) << "this leaf";
       diag.attachNote(conflict->second.getLoc()) << "depends on this leaf";
       return diag;
@@ -95,6 +89,4 @@ public:
 };
 } // namespace
 
-const Move *perfdojo::moves::getSwapNestedScopesMove() {
-  return getMoveInstance<SwapNestedScopes>();
-}
+PERFDOJO_DEFINE_MOVE(SwapNestedScopes)

@@ -20,13 +20,8 @@ using namespace perfdojo::moves;
 namespace {
 bool isTreeNode(Operation *op) { return isa<ScopeOp, LeafOp>(op); }
 
-class SwapSiblings final : public Move {
+class SwapSiblings final : public MoveOf<MoveKind::SwapSiblings, 0, NodeMove> {
 public:
-  StringRef getName() const override { return "swap_siblings"; }
-  StringRef getSummary() const override {
-    return "exchange a node with its next sibling";
-  }
-
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     state.getKernel().walk<WalkOrder::PreOrder>([&](Operation *op) {
@@ -36,13 +31,10 @@ public:
     });
   }
 
-  DiagnosedSilenceableFailure check(MoveState &state,
-                                    const MoveRequest &request,
-                                    Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    Operation *first = resolveNodeRequest(state, request, 0, errorLoc, diag);
-    if (!first)
-      return diag;
+  DiagnosedSilenceableFailure checkNode(MoveState &state,
+                                        const MoveRequest &request,
+                                        Location errorLoc,
+                                        Operation *first) const override {
     Operation *second = first->getNextNode();
     if (!second)
       return failWithNote(request, errorLoc, "the node has no next sibling",
@@ -52,9 +44,9 @@ public:
     if (std::optional<Conflict> conflict = state.getDependences().findConflict(
             collectLeaves(first), collectLeaves(second), relations,
             state.ordering())) {
-      diag = fail(request, errorLoc,
-                  "the siblings depend on each other: " +
-                      conflict->describe());
+      DiagnosedSilenceableFailure diag =
+          fail(request, errorLoc,
+               "the siblings depend on each other: " + conflict->describe());
       diag.attachNote(conflict->first.getLoc()) << "this leaf";
       diag.attachNote(conflict->second.getLoc()) << "conflicts with this leaf";
       return diag;
@@ -72,6 +64,4 @@ public:
 };
 } // namespace
 
-const Move *perfdojo::moves::getSwapSiblingsMove() {
-  return getMoveInstance<SwapSiblings>();
-}
+PERFDOJO_DEFINE_MOVE(SwapSiblings)

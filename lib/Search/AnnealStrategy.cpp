@@ -42,8 +42,11 @@ constexpr size_t kMaxSequence = 64;
 /// The weight of inserting `move` into `game`'s state.
 double getInsertWeight(Game &game, const MoveRequest &move,
                        const MoveOptions &options) {
-  llvm::StringRef name = move.name;
-  if (name == "split_scope") {
+  std::optional<MoveKind> kind = move.getKind();
+  if (!kind)
+    return 0.5;
+  switch (*kind) {
+  case MoveKind::SplitScope: {
     // Splits by the vector width or a small unroll factor are the useful
     // ones; other factors are kept at a low weight.
     int64_t factor = move.params.empty() ? 0 : move.params[0];
@@ -56,20 +59,29 @@ double getInsertWeight(Game &game, const MoveRequest &move,
       return 4;
     return factor <= 8 ? 1 : 0.25;
   }
-  if (name == "set_unroll") {
+  case MoveKind::SetUnroll: {
     dojo::ScopeOp scope = getTargetScope(game, move);
     return scope && scope.getSize() <= 16 ? 2 : 0.1;
   }
-  if (name == "join_scopes" || name == "set_vector" || name == "set_parallel")
+  case MoveKind::JoinScopes:
+  case MoveKind::SetVector:
+  case MoveKind::SetParallel:
     return 4;
-  if (name == "swap_nested_scopes" || name == "reuse_dims" ||
-      name == "set_location" || name == "split_off" ||
-      name == "privatize_reduction" || name == "swap_siblings")
+  case MoveKind::SwapNestedScopes:
+  case MoveKind::ReuseDims:
+  case MoveKind::SetLocation:
+  case MoveKind::SplitOff:
+  case MoveKind::PrivatizeReduction:
+  case MoveKind::SwapSiblings:
     return 2;
-  if (name == "add_scope" || name == "cut_scope" ||
-      llvm::StringRef(name).starts_with("pad_"))
+  case MoveKind::AddScope:
+  case MoveKind::CutScope:
+  case MoveKind::PadDim:
+  case MoveKind::PadScope:
     return 0.1;
-  return 0.5;
+  default:
+    return 0.5;
+  }
 }
 
 class AnnealStrategy : public Strategy {

@@ -31,9 +31,10 @@ constexpr int64_t kUnrollSize = 8;
 /// state should take. Each turns a sequential scope into a mode, so
 /// applying them until none is legal ends.
 bool isModeMove(Game &game, const MoveRequest &move) {
-  if (move.name == "set_vector" || move.name == "set_parallel")
+  if (move.getKind() == MoveKind::SetVector ||
+      move.getKind() == MoveKind::SetParallel)
     return true;
-  if (move.name != "set_unroll")
+  if (move.getKind() != MoveKind::SetUnroll)
     return false;
   ScopeOp scope = getTargetScope(game, move);
   return scope && static_cast<int64_t>(scope.getSize()) <= kUnrollSize;

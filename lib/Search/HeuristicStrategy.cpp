@@ -141,7 +141,8 @@ public:
 private:
   void fuse(Game &game) {
     auto isJoin = [&](const MoveRequest &m) {
-      return m.name == "join_scopes" && !joinsRegisterTiles(game, m);
+      return m.getKind() == MoveKind::JoinScopes &&
+             !joinsRegisterTiles(game, m);
     };
     for (unsigned step = 0; step < kMaxSteps; ++step) {
       if (applyFirstLegal(game, isJoin))
@@ -150,8 +151,8 @@ private:
       // order of two neighbouring nests), that enables a fusion.
       bool progressed = false;
       for (const MoveRequest &swap : game.legalMoves()) {
-        if ((swap.name != "swap_siblings" &&
-             swap.name != "swap_nested_scopes") ||
+        if ((swap.getKind() != MoveKind::SwapSiblings &&
+             swap.getKind() != MoveKind::SwapNestedScopes) ||
             !tryApply(game, swap))
           continue;
         if (applyFirstLegal(game, isJoin)) {
@@ -255,7 +256,8 @@ private:
 
   void placeMemory(Game &game) {
     applyUntilExhausted(
-        game, [](const MoveRequest &m) { return m.name == "reuse_dims"; },
+        game,
+        [](const MoveRequest &m) { return m.getKind() == MoveKind::ReuseDims; },
         kMaxSteps);
     placeInternalBuffers(game);
   }

@@ -58,7 +58,8 @@ inline void applyUntilExhausted(
 /// scope and each reuse a materialized dimension, so it ends.
 inline void applyNaiveRules(Game &game) {
   applyUntilExhausted(game, [](const MoveRequest &move) {
-    return move.name == "join_scopes" || move.name == "reuse_dims";
+    return move.getKind() == MoveKind::JoinScopes ||
+           move.getKind() == MoveKind::ReuseDims;
   });
 }
 
@@ -75,15 +76,21 @@ inline Game runNaivePass(SearchContext &context) {
 }
 
 /// Moves every internal buffer to registers where legal, else to the
-/// stack where legal (dojo::BufferLocation: 1 stack, 2 reg).
+/// stack where legal.
 inline void placeInternalBuffers(Game &game) {
   llvm::SmallVector<std::string> internal;
   for (dojo::BufferOp buffer : game.getKernel().getBuffers())
     if (!buffer.isArgument())
       internal.push_back(buffer.getName().str());
-  for (const std::string &name : internal)
-    if (!tryApply(game, MoveRequest{"set_location", name, {2}}))
-      tryApply(game, MoveRequest{"set_location", name, {1}});
+  for (const std::string &name : internal) {
+    auto setLocation = [&](dojo::BufferLocation location) {
+      return tryApply(
+          game,
+          MoveRequest{"set_location", name, {static_cast<int64_t>(location)}});
+    };
+    if (!setLocation(dojo::BufferLocation::reg))
+      setLocation(dojo::BufferLocation::stack);
+  }
 }
 
 /// Lanes of a vector register for the element type of the array `leaf`

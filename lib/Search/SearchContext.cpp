@@ -125,13 +125,23 @@ const SearchRecord *SearchContext::getBaseline() const {
 
 llvm::SmallVector<MoveRequest> SearchContext::getCpuMoves(Game &game) {
   llvm::SmallVector<MoveRequest> moves;
+  static const TargetDescription cpu = TargetDescription::getCpu();
   for (MoveRequest &move : game.legalMoves()) {
-    if (llvm::StringRef(move.name).starts_with("set_gpu_"))
+    std::optional<MoveKind> kind = move.getKind();
+    // Moves that set a mode the CPU lacks (the GPU mappings).
+    if (kind && !getMove(*kind).isAvailableOn(cpu))
       continue;
-    // Locations the CPU has: heap, stack, reg (dojo::BufferLocation 0-2).
-    if (move.name == "set_location" && !move.params.empty() &&
-        move.params[0] > 2)
-      continue;
+    // Locations the CPU has: heap, stack, reg.
+    if (kind == MoveKind::SetLocation && !move.params.empty()) {
+      std::optional<dojo::BufferLocation> location =
+          move.params[0] < 0 ? std::nullopt
+                             : dojo::symbolizeBufferLocation(
+                                   static_cast<uint32_t>(move.params[0]));
+      if (location != dojo::BufferLocation::heap &&
+          location != dojo::BufferLocation::stack &&
+          location != dojo::BufferLocation::reg)
+        continue;
+    }
     moves.push_back(std::move(move));
   }
   return moves;

@@ -20,6 +20,7 @@
 #include "perfdojo/Analysis/Dependence.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
+#include "perfdojo/Moves/MoveKind.h"
 
 #include "mlir/Dialect/Transform/Utils/DiagnosedSilenceableFailure.h"
 #include "llvm/Support/Error.h"
@@ -36,6 +37,9 @@ struct MoveRequest {
   llvm::SmallVector<int64_t, 2> params;
 
   std::string str() const;
+  /// The move kind `name` names, or nullopt for an unknown move. Code that
+  /// branches on moves compares kinds, never names.
+  std::optional<MoveKind> getKind() const { return symbolizeMoveKind(name); }
   bool operator==(const MoveRequest &other) const {
     return name == other.name && location == other.location &&
            params == other.params;
@@ -81,19 +85,33 @@ private:
 
 class Move {
 public:
+  Move(MoveKind kind, unsigned numParams) : kind(kind), numParams(numParams) {}
   virtual ~Move() = default;
+  MoveKind getKind() const { return kind; }
   /// The move's name as written in requests, e.g. `split_scope`.
-  virtual llvm::StringRef getName() const = 0;
-  /// One line for `--help` style listings.
-  virtual llvm::StringRef getSummary() const = 0;
+  llvm::StringRef getName() const { return stringifyMoveKind(kind); }
+  /// The mode the move gives a scope (`set_gpu_block`: `:b`), for the moves
+  /// that set one: a target that does not support the mode (`
+  /// TargetDescription::supports`) refuses the move wherever it is asked.
+  virtual std::optional<dojo::Mode> getRequiredMode() const {
+    return std::nullopt;
+  }
+  /// Whether the move can apply at all on `target`.
+  bool isAvailableOn(const TargetDescription &target) const {
+    std::optional<dojo::Mode> mode = getRequiredMode();
+    return !mode || target.supports(*mode);
+  }
   /// Appends every request worth checking (legal or not).
   virtual void candidates(MoveState &state,
                           llvm::SmallVectorImpl<MoveRequest> &out) const = 0;
-  /// Legality of `request`. Never mutates the kernel. Errors are reported at
-  /// `errorLoc` (what the user wrote), with notes on the payload.
-  virtual mlir::DiagnosedSilenceableFailure
-  check(MoveState &state, const MoveRequest &request,
-        mlir::Location errorLoc) const = 0;
+  /// The number of parameters a request of this move has.
+  unsigned getNumParams() const { return numParams; }
+  /// Legality of `request`: its parameter count, then checkRequest. Never
+  /// mutates the kernel. Errors are reported at `errorLoc` (what the user
+  /// wrote), with notes on the payload.
+  mlir::DiagnosedSilenceableFailure check(MoveState &state,
+                                          const MoveRequest &request,
+                                          mlir::Location errorLoc) const;
   /// Rewrites the kernel; `request` has passed check(). Returns the inverse.
   virtual MoveRequest rewrite(MoveState &state,
                               const MoveRequest &request) const = 0;
@@ -107,10 +125,32 @@ public:
   /// order.
   void enumerate(MoveState &state,
                  llvm::SmallVectorImpl<MoveRequest> &legal) const;
+
+protected:
+  /// The move's own legality check, for a request with getNumParams()
+  /// parameters.
+  virtual mlir::DiagnosedSilenceableFailure
+  checkRequest(MoveState &state, const MoveRequest &request,
+               mlir::Location errorLoc) const = 0;
+
+private:
+  MoveKind kind;
+  unsigned numParams;
 };
 
-/// Every move kind, in catalogue order.
+/// The move of kind `Kind` (its identity comes from Moves.td), whose
+/// requests have `NumParams` parameters, on the base `Base` (Move, or a
+/// shared shape of lib/Moves such as a move on a buffer dimension).
+template <MoveKind Kind, unsigned NumParams = 0, typename Base = Move>
+class MoveOf : public Base {
+public:
+  MoveOf() : Base(Kind, NumParams) {}
+};
+
+/// Every move kind, in catalogue order (the order of MoveKind).
 llvm::ArrayRef<const Move *> getAllMoves();
+/// The move of kind `kind`.
+const Move &getMove(MoveKind kind);
 /// The move called `name`, or null.
 const Move *lookupMove(llvm::StringRef name);
 

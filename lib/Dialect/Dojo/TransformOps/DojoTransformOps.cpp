@@ -17,19 +17,17 @@
 using namespace mlir;
 using namespace perfdojo;
 
-namespace {
-/// Runs move `name` on one payload op, which must be a dojo.kernel.
-DiagnosedSilenceableFailure applyMoveOp(Operation *transformOp,
-                                        StringRef name, StringRef location,
-                                        ArrayRef<int64_t> params,
-                                        Operation *target) {
+DiagnosedSilenceableFailure
+perfdojo::dojo::applyMoveOp(Operation *transformOp, MoveKind kind,
+                            StringRef location, ArrayRef<int64_t> params,
+                            Operation *target) {
   auto kernel = dyn_cast<dojo::KernelOp>(target);
   if (!kernel)
     return emitSilenceableFailure(transformOp,
                                   "expected the handle to point to "
                                   "dojo.kernel ops, not '")
            << target->getName() << "'";
-  MoveRequest request{name.str(), location.str(), {}};
+  MoveRequest request{stringifyMoveKind(kind).str(), location.str(), {}};
   request.params.assign(params.begin(), params.end());
   MoveState state(kernel);
   DiagnosedSilenceableFailure failure = DiagnosedSilenceableFailure::success();
@@ -37,7 +35,6 @@ DiagnosedSilenceableFailure applyMoveOp(Operation *transformOp,
     return failure;
   return DiagnosedSilenceableFailure::success();
 }
-} // namespace
 
 //===----------------------------------------------------------------------===//
 // GetKernelsOp
@@ -67,65 +64,9 @@ void transform::GetKernelsOp::getEffects(
   transform::onlyReadsPayload(effects);
 }
 
-//===----------------------------------------------------------------------===//
-// The move ops
-//===----------------------------------------------------------------------===//
+// The move ops are generated from the move records (Moves.td), their
+// applyToOne and getEffects included: each calls applyMoveOp.
 
-#define PERFDOJO_MOVE_OPS(X)                                                   \
-  X(SplitScopeOp)                                                              \
-  X(MergeScopesOp)                                                             \
-  X(SwapNestedScopesOp)                                                        \
-  X(SwapSiblingsOp)                                                            \
-  X(JoinScopesOp)                                                              \
-  X(SplitOffOp)                                                                \
-  X(ReuseDimsOp)                                                               \
-  X(MaterializeDimsOp)                                                         \
-  X(SetUnrollOp)                                                               \
-  X(SetParallelOp)                                                             \
-  X(SetVectorOp)                                                               \
-  X(SetGpuGridOp)                                                              \
-  X(SetGpuBlockOp)                                                             \
-  X(SetGpuWarpOp)                                                              \
-  X(ClearModeOp)                                                               \
-  X(CutScopeOp)                                                                \
-  X(JoinCutOp)                                                                 \
-  X(HoistLeafOp)                                                               \
-  X(SinkLeafOp)                                                                \
-  X(AddScopeOp)                                                                \
-  X(RemoveScopeOp)                                                             \
-  X(ExpandDimOp)                                                               \
-  X(CollapseDimOp)                                                             \
-  X(PrivatizeReductionOp)                                                      \
-  X(UnprivatizeReductionOp)                                                    \
-  X(SwapDimsOp)                                                                \
-  X(PadDimOp)                                                                  \
-  X(UnpadDimOp)                                                                \
-  X(SplitDimOp)                                                                \
-  X(MergeDimsOp)                                                               \
-  X(SetLocationOp)                                                             \
-  X(PadScopeOp)                                                                \
-  X(UnpadScopeOp)                                                              \
-  X(ShareBufferOp)                                                             \
-  X(UnshareBufferOp)                                                           \
-  X(PromoteOp)                                                                 \
-  X(UnpromoteOp)                                                               \
-  X(StageRegionOp)                                                             \
-  X(UnstageOp)
-
-#define PERFDOJO_DEFINE_MOVE_OP(OP)                                            \
-  DiagnosedSilenceableFailure transform::OP::applyToOne(                       \
-      transform::TransformRewriter &, Operation *target,                       \
-      transform::ApplyToEachResultList &, transform::TransformState &) {       \
-    return applyMoveOp(getOperation(), getMoveName(), getLocation(),           \
-                       getParams(), target);                                   \
-  }                                                                            \
-  void transform::OP::getEffects(                                              \
-      SmallVectorImpl<MemoryEffects::EffectInstance> &effects) {               \
-    transform::onlyReadsHandle(getTargetMutable(), effects);                   \
-    transform::modifiesPayload(effects);                                       \
-  }
-PERFDOJO_MOVE_OPS(PERFDOJO_DEFINE_MOVE_OP)
-#undef PERFDOJO_DEFINE_MOVE_OP
 
 #define GET_OP_CLASSES
 #include "perfdojo/Dialect/Dojo/TransformOps/DojoTransformOps.cpp.inc"
