@@ -50,7 +50,8 @@ class ListMovesPass
 public:
   using Base::Base;
   void runOnOperation() override {
-    MoveState state(getOperation(), MoveOptions{reassociate});
+    MoveState state(getOperation(),
+                    MoveOptions{reassociate, TargetDescription::getDefault()});
     for (const MoveRequest &request : enumerateLegalMoves(state))
       llvm::outs() << request.str() << "\n";
     markAllAnalysesPreserved();
@@ -110,7 +111,8 @@ public:
     std::optional<SmallVector<MoveRequest>> script = parseScript();
     if (!script)
       return signalPassFailure();
-    MoveState state(kernel, MoveOptions{reassociate});
+    MoveState state(kernel,
+                    MoveOptions{reassociate, TargetDescription::getDefault()});
     for (const MoveRequest &request : *script)
       if (failed(applyMove(state, request, kernel.getLoc())))
         return signalPassFailure();
@@ -127,7 +129,8 @@ public:
     std::optional<SmallVector<MoveRequest>> script = parseScript();
     if (!script)
       return signalPassFailure();
-    MoveState state(kernel, MoveOptions{reassociate});
+    MoveState state(kernel,
+                    MoveOptions{reassociate, TargetDescription::getDefault()});
     for (const MoveRequest &request : *script) {
       DiagnosedSilenceableFailure result =
           checkMove(state, request, kernel.getLoc());
