@@ -1,6 +1,7 @@
 //===- Game.cpp - the optimization game: state, legal moves, undo --------===//
 
 #include "perfdojo/Moves/Game.h"
+#include "perfdojo/Moves/Selector.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
 using namespace mlir;
@@ -49,6 +50,38 @@ bool Game::undo() {
   inverses.pop_back();
   applied.pop_back();
   return true;
+}
+
+/// The discardable attribute that marks the node a cursor follows: moves
+/// keep it on a node they move or re-index, drop it with a node they
+/// remove, and copy it with a node they clone. The printers ignore it.
+static std::string getCursorAttrName(Game::Cursor cursor) {
+  return "dojo.cursor" + std::to_string(cursor);
+}
+
+llvm::Expected<Game::Cursor> Game::track(StringRef selector) {
+  llvm::Expected<Operation *> node = resolveNode(getKernel(), selector);
+  if (!node)
+    return node.takeError();
+  Cursor cursor = cursors++;
+  (*node)->setAttr(getCursorAttrName(cursor),
+                   UnitAttr::get(getKernel().getContext()));
+  return cursor;
+}
+
+std::optional<std::string> Game::getSelector(Cursor cursor) {
+  std::string name = getCursorAttrName(cursor);
+  Operation *found = nullptr;
+  unsigned count = 0;
+  getKernel().walk([&](Operation *op) {
+    if (op->hasAttr(name)) {
+      found = op;
+      ++count;
+    }
+  });
+  if (count != 1)
+    return std::nullopt;
+  return getNodeSelector(found);
 }
 
 std::string Game::print() {

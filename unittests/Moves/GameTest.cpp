@@ -88,3 +88,43 @@ TEST(Game, PlaysOnACopy) {
   EXPECT_EQ(original, kFig6);
 }
 } // namespace
+
+TEST(GameCursor, FollowsANodeThatAMoveReNests) {
+  Fixture f(kFig6);
+  ASSERT_TRUE(f.kernel);
+  Game game(f.kernel);
+  llvm::Expected<Game::Cursor> leaf = game.track("y@2");
+  ASSERT_TRUE(bool(leaf));
+  EXPECT_EQ(game.getSelector(*leaf), "y@2");
+  // Splitting the 16 scope puts the leaf one level deeper: the old text now
+  // names the new inner scope, the cursor the leaf.
+  ASSERT_FALSE(llvm::errorToBool(game.apply("split_scope y@1 4")));
+  EXPECT_EQ(game.getSelector(*leaf), "y@3");
+  // Undo is a move like any other.
+  ASSERT_TRUE(game.undo());
+  EXPECT_EQ(game.getSelector(*leaf), "y@2");
+  EXPECT_EQ(game.print(), kFig6); // cursors do not show in the text
+}
+
+TEST(GameCursor, FollowsRenumberedWritersAndDropsDuplicatedNodes) {
+  Fixture f("x f32 [8] heap in\n"
+            "t f32 [8] heap\n"
+            "y f32 [8] heap out\n"
+            "8 t[{0}] = x[{0}]\n"
+            "8 t[{0}] *= 2\n"
+            "8 y[{0}] = t[{0}]\n");
+  ASSERT_TRUE(f.kernel);
+  Game game(f.kernel);
+  llvm::Expected<Game::Cursor> second = game.track("t#1@1");
+  llvm::Expected<Game::Cursor> first = game.track("t#0@1");
+  ASSERT_TRUE(bool(second) && bool(first));
+  // Cutting the first scope duplicates its writer: the second writer is
+  // now t#2, and the cut leaf exists twice, so its cursor is invalid.
+  ASSERT_FALSE(llvm::errorToBool(game.apply("cut_scope t#0@0 4")));
+  EXPECT_EQ(game.getSelector(*second), "t#2@1");
+  EXPECT_EQ(game.getSelector(*first), std::nullopt);
+  // An unknown selector is an error, not a cursor.
+  llvm::Expected<Game::Cursor> unknown = game.track("z@0");
+  EXPECT_FALSE(bool(unknown));
+  llvm::consumeError(unknown.takeError());
+}

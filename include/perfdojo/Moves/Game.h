@@ -42,10 +42,25 @@ public:
   /// The current kernel as canonical `.dojo` text.
   std::string print();
 
+  /// A node followed across moves, as Exo's cursors are. A selector is a
+  /// position in the current tree: once a move re-nests the node
+  /// (split_scope turns `y@1` into `y@2`) or renumbers the writers of its
+  /// array (cut_scope duplicates a writer, so `t#1` becomes `t#2`), the old
+  /// text names another node or none. A cursor marks the node itself; after
+  /// every move it gives the node's current selector, and it is invalid
+  /// once a move removed the node or duplicated it.
+  using Cursor = unsigned;
+  /// Starts following the node `selector` names now.
+  llvm::Expected<Cursor> track(llvm::StringRef selector);
+  /// The current selector of the node `cursor` follows, or nullopt if a
+  /// move removed or duplicated it.
+  std::optional<std::string> getSelector(Cursor cursor);
+
 private:
   mlir::OwningOpRef<dojo::KernelOp> kernel;
   MoveState state;
   llvm::SmallVector<MoveRequest> applied, inverses;
+  unsigned cursors = 0;
 };
 
 } // namespace perfdojo
