@@ -69,7 +69,7 @@ private:
       int64_t size = scope.getSize();
       if (size > width && size % width == 0)
         splits.push_back(
-            MoveRequest{"split_scope", getNodeSelector(scope), {width}});
+            makeMove(MoveKind::SplitScope, getNodeSelector(scope), {width}));
     });
     // Splitting one scope does not move the selectors of other innermost
     // scopes (they name leaves and depths), so all apply in one go.

@@ -187,12 +187,12 @@ private:
         std::string selector = getNodeSelector(scope);
         if (!llvm::hasSingleElement(scope.getBlock())) {
           MoveRequest split = makeMove(
-              "split_off", getPathSelector(leaf, getNodeDepth(scope)));
+              MoveKind::SplitOff, getPathSelector(leaf, getNodeDepth(scope)));
           if (!refused.contains(split.str()))
             next = split;
           return;
         }
-        MoveRequest vector = makeMove("set_vector", selector);
+        MoveRequest vector = makeMove(MoveKind::SetVector, selector);
         if (!refused.contains(vector.str())) {
           next = vector;
           return;
@@ -205,12 +205,12 @@ private:
         // lanes (the combine of such accumulators) is unrolled.
         if (continuesOutside(leaf, scope) && !readsOnly(leaf, accumulators)) {
           for (unsigned d = 0, e = getNodeDepth(scope); d <= e && !next; ++d) {
-            MoveRequest move = makeMove("privatize_reduction", selector, {d});
+            MoveRequest move = makeMove(MoveKind::PrivatizeReduction, selector, {d});
             if (!refused.contains(move.str()))
               next = move;
           }
         }
-        MoveRequest unroll = makeMove("set_unroll", selector);
+        MoveRequest unroll = makeMove(MoveKind::SetUnroll, selector);
         if (!next && !refused.contains(unroll.str()))
           next = unroll;
       });
@@ -228,8 +228,8 @@ private:
             return;
           MoveRequest move =
               size % width == 0
-                  ? makeMove("split_scope", getNodeSelector(scope), {width})
-                  : makeMove("cut_scope", getNodeSelector(scope),
+                  ? makeMove(MoveKind::SplitScope, getNodeSelector(scope), {width})
+                  : makeMove(MoveKind::CutScope, getNodeSelector(scope),
                              {size / width * width});
           if (!refused.contains(move.str()))
             next = move;
@@ -237,7 +237,7 @@ private:
       }
       if (!next)
         return;
-      bool privatizes = next->name == "privatize_reduction";
+      bool privatizes = next->getKind() == MoveKind::PrivatizeReduction;
       llvm::StringSet<> before;
       if (privatizes)
         before = getBufferNames(game.getKernel());
@@ -278,7 +278,7 @@ private:
       auto scope = llvm::dyn_cast<ScopeOp>(*node);
       while (scope && scope.getMode() == Mode::seq) {
         if (scope.getSize() > 1 &&
-            tryApply(game, makeMove("set_parallel", getNodeSelector(scope))))
+            tryApply(game, makeMove(MoveKind::SetParallel, getNodeSelector(scope))))
           break;
         if (!llvm::hasSingleElement(scope.getBlock()))
           break;

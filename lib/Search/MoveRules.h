@@ -13,11 +13,11 @@
 
 namespace perfdojo {
 
-/// The request `name location params...`.
-inline MoveRequest makeMove(llvm::StringRef name, std::string location,
+/// The request `kind location params...`.
+inline MoveRequest makeMove(MoveKind kind, std::string location,
                             llvm::ArrayRef<int64_t> params = {}) {
   MoveRequest move;
-  move.name = name.str();
+  move.name = stringifyMoveKind(kind).str();
   move.location = std::move(location);
   move.params.assign(params.begin(), params.end());
   return move;
@@ -86,7 +86,7 @@ inline void placeInternalBuffers(Game &game) {
     auto setLocation = [&](dojo::BufferLocation location) {
       return tryApply(
           game,
-          MoveRequest{"set_location", name, {static_cast<int64_t>(location)}});
+          makeMove(MoveKind::SetLocation, name, {static_cast<int64_t>(location)}));
     };
     if (!setLocation(dojo::BufferLocation::reg))
       setLocation(dojo::BufferLocation::stack);

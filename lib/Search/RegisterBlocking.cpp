@@ -246,9 +246,9 @@ public:
 
   LeafOp getLeaf() { return findLeaf(game.getKernel(), leaf); }
   std::string at(unsigned depth) { return getPathSelector(getLeaf(), depth); }
-  bool apply(llvm::StringRef name, std::string location,
+  bool apply(MoveKind kind, std::string location,
              llvm::ArrayRef<int64_t> params = {}) {
-    return tryApply(game, makeMove(name, std::move(location), params));
+    return tryApply(game, makeMove(kind, std::move(location), params));
   }
 
   /// Fission until the leaf's scopes form a perfect nest from the top;
@@ -270,9 +270,9 @@ public:
       if (LeafOp init = kept(); init && init->getNextNode() == begin)
         begin = init;
       if (mlir::Operation *prev = begin->getPrevNode())
-        apply("split_off", getPathSelector(getFirstLeaf(prev), d));
+        apply(MoveKind::SplitOff, getPathSelector(getFirstLeaf(prev), d));
       if (child()->getNextNode())
-        apply("split_off", at(d));
+        apply(MoveKind::SplitOff, at(d));
     }
     for (ScopeOp scope : getAncestors(getLeaf())) {
       unsigned children = llvm::range_size(scope.getBlock());
@@ -289,7 +289,7 @@ public:
   bool separate(const LeafRef &init, llvm::ArrayRef<int> tileLabels) {
     for (int label : llvm::reverse(tileLabels))
       if (auto d = position(label))
-        if (!apply("split_off",
+        if (!apply(MoveKind::SplitOff,
                    getPathSelector(findLeaf(game.getKernel(), init), *d)))
           return false;
     return true;
@@ -309,7 +309,7 @@ public:
   /// Splits the scope `label` by `factor`; the inner part is `inner`.
   bool split(int label, int64_t factor, int inner) {
     unsigned d = *position(label);
-    if (!apply("split_scope", at(d), {factor}))
+    if (!apply(MoveKind::SplitScope, at(d), {factor}))
       return false;
     labels.insert(labels.begin() + d + 1, inner);
     return true;
@@ -326,7 +326,7 @@ public:
       for (unsigned d = 0; d + 1 < labels.size(); ++d) {
         if (rank(labels[d]) <= rank(labels[d + 1]))
           continue;
-        if (!apply("swap_nested_scopes", at(d)))
+        if (!apply(MoveKind::SwapNestedScopes, at(d)))
           return false;
         std::swap(labels[d], labels[d + 1]);
         swapped = true;
@@ -369,7 +369,7 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
   // becomes a tile of scalar accumulators (below), the main part is blocked.
   bool cut = site.laneMain != site.sizes[site.lane];
   if (cut) {
-    if (!nest.apply("cut_scope", nest.at(site.lane), {site.laneMain}) ||
+    if (!nest.apply(MoveKind::CutScope, nest.at(site.lane), {site.laneMain}) ||
         !nest.isolate(keep))
       return fail();
   }
@@ -437,18 +437,19 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
   if (!nest.permute(order))
     return fail();
   if (vector &&
-      !nest.apply("set_vector", nest.at(*nest.position(NestBuilder::kLane))))
+      !nest.apply(MoveKind::SetVector,
+                  nest.at(*nest.position(NestBuilder::kLane))))
     return fail();
   for (int label : {NestBuilder::kVectors, NestBuilder::kRowsIn})
     if (auto d = nest.position(label))
-      nest.apply("set_unroll", nest.at(*d));
+      nest.apply(MoveKind::SetUnroll, nest.at(*d));
   // The initialization tile: vector lanes, unrolled.
   for (auto [label, depth] : llvm::reverse(initTile)) {
     std::string at = getPathSelector(findLeaf(game.getKernel(), init), depth);
     if (label == NestBuilder::kLane)
-      nest.apply(vector ? "set_vector" : "set_unroll", at);
+      nest.apply(vector ? MoveKind::SetVector : MoveKind::SetUnroll, at);
     else
-      nest.apply("set_unroll", at);
+      nest.apply(MoveKind::SetUnroll, at);
   }
   if (cut) {
     // The remainder: the next writer of the array (after the copy of the
