@@ -94,10 +94,7 @@ TEST(Dependence, FastPathsAgreeWithPresburger) {
         std::string(common == 0 ? "" : std::string(common, '|') + " ") +
         sizesText(llvm::ArrayRef<int64_t>(sizes2).drop_front(common)) +
         "y[0] = t[" + f2 + ", " + g2 + "]\n";
-    llvm::SourceMgr sm;
-    sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "k.dojo"),
-                          llvm::SMLoc());
-    OwningOpRef<ModuleOp> module = importDojo(sm, &context);
+    OwningOpRef<ModuleOp> module = importDojoString(text, &context);
     ASSERT_TRUE(module) << text;
     dojo::KernelOp kernel = getSingleKernel(*module);
     // A `:N` dimension set after verification: the test is about physical

@@ -13,10 +13,7 @@ using namespace perfdojo;
 
 namespace {
 OwningOpRef<ModuleOp> parse(MLIRContext &ctx, llvm::StringRef text) {
-  llvm::SourceMgr sm;
-  sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "k.dojo"),
-                        llvm::SMLoc());
-  return importDojo(sm, &ctx);
+  return importDojoString(text, &ctx);
 }
 
 constexpr const char *kSum = "x f32 [8, 32] heap in\n"

@@ -23,10 +23,7 @@ struct Fixture {
   OwningOpRef<ModuleOp> module;
   dojo::KernelOp kernel;
   explicit Fixture(StringRef text) {
-    llvm::SourceMgr sm;
-    sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "k.dojo"),
-                          llvm::SMLoc());
-    module = importDojo(sm, &context);
+    module = importDojoString(text, &context);
     kernel = module ? getSingleKernel(*module) : nullptr;
   }
 };

@@ -14,10 +14,7 @@ using namespace perfdojo;
 
 namespace {
 OwningOpRef<ModuleOp> parse(MLIRContext &ctx, llvm::StringRef text) {
-  llvm::SourceMgr sm;
-  sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "k.dojo"),
-                        llvm::SMLoc());
-  return importDojo(sm, &ctx);
+  return importDojoString(text, &ctx);
 }
 
 constexpr const char *kKernel = "a f32 [64] heap in\n"

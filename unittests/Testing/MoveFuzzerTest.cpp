@@ -39,10 +39,7 @@ struct Fixture {
           diagnostics += diag.str() + "\n";
           return success();
         }) {
-    llvm::SourceMgr sm;
-    sm.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(text, "k.dojo"),
-                          llvm::SMLoc());
-    module = importDojo(sm, &context);
+    module = importDojoString(text, &context);
     kernel = module ? getSingleKernel(*module) : nullptr;
   }
 };

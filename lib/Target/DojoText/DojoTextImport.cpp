@@ -387,6 +387,15 @@ OwningOpRef<ModuleOp> perfdojo::importDojo(llvm::SourceMgr &sourceMgr,
   return module;
 }
 
+OwningOpRef<ModuleOp> perfdojo::importDojoString(StringRef text,
+                                                 MLIRContext *context,
+                                                 StringRef bufferName) {
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(text, bufferName), llvm::SMLoc());
+  return importDojo(sourceMgr, context);
+}
+
 OwningOpRef<ModuleOp> perfdojo::loadKernelFile(llvm::SourceMgr &sourceMgr,
                                                StringRef path,
                                                MLIRContext *context,

@@ -28,6 +28,13 @@ mlir::OwningOpRef<mlir::ModuleOp> importDojo(llvm::SourceMgr &sourceMgr,
                                              mlir::MLIRContext *context,
                                              llvm::StringRef kernelName = "");
 
+/// importDojo of `text` held in memory, named `bufferName` in locations
+/// (tests, bindings, generated kernels).
+mlir::OwningOpRef<mlir::ModuleOp> importDojoString(llvm::StringRef text,
+                                                   mlir::MLIRContext *context,
+                                                   llvm::StringRef bufferName =
+                                                       "k.dojo");
+
 /// Prints `kernel` as canonical `.dojo` text.
 void exportDojo(dojo::KernelOp kernel, llvm::raw_ostream &os);
 
