@@ -8,6 +8,7 @@
 #define PERFDOJO_LIB_MOVES_MOVEKINDS_H
 
 #include "perfdojo/Moves/Move.h"
+#include "mlir/IR/Builders.h"
 #include "perfdojo/Moves/Selector.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 #include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
@@ -279,7 +280,7 @@ findCapacityViolation(dojo::BufferOp buffer, dojo::BufferLocation location,
 std::string getFreshBufferName(dojo::KernelOp kernel, llvm::StringRef base,
                                dojo::BufferOp ignore);
 
-// Array copies (Promote.cpp), shared by promote and stage_region.
+// Array copies (ArrayCopy.cpp), shared by promote and stage_region.
 
 /// How a subtree accesses one array.
 struct ArrayUse {
@@ -332,7 +333,155 @@ std::optional<ArrayAndNode>
 resolveArrayAndNode(MoveState &state, const MoveRequest &request,
                     mlir::Location errorLoc,
                     mlir::DiagnosedSilenceableFailure &diag);
+/// The location `a,N` of a request that passed its check (rewrite side).
+ArrayAndNode getArrayAndNode(MoveState &state, const MoveRequest &request);
 
+/// Calls `fn` on every scope with plain or `:u` ancestors and every array
+/// it accesses (in the order of first access): where a copy move may put a
+/// copy of an array around a scope.
+void forEachCopyCandidate(
+    dojo::KernelOp kernel,
+    llvm::function_ref<void(dojo::ScopeOp, llvm::StringRef)> fn);
+/// No leaf in `node` accesses an array of `buffer` other than `array`, which
+/// would not see the `copy` ("private copy", "staged copy"): the legality
+/// rule `rule` of a copy move; on failure fills `diag`.
+bool checkNoOtherArrayAccess(const MoveRequest &request,
+                             mlir::Location errorLoc, mlir::Operation *node,
+                             dojo::BufferOp buffer, llvm::StringRef array,
+                             llvm::StringRef copy, llvm::StringRef rule,
+                             mlir::DiagnosedSilenceableFailure &diag);
+/// Every scope around `node` is plain or `:u` (findConcurrentAncestor): the
+/// legality rule `rule` of a copy move; on failure fills `diag`.
+bool checkNoConcurrentAncestor(const MoveRequest &request,
+                               mlir::Location errorLoc, mlir::Operation *node,
+                               llvm::StringRef rule,
+                               mlir::DiagnosedSilenceableFailure &diag);
+/// The rewrite of a copy move: declares `name` right after `buffer` (its
+/// element type, extents and padding, no `:N`, internal, at `location`),
+/// builds the copy `name = array` right before `node` if `copyIn` and
+/// `array = name` right after it if `copyOut` (`buildCopy(builder, to,
+/// from)` at the builder's insertion point), and renames `array` to `name`
+/// in `node`.
+void createArrayCopy(
+    dojo::BufferOp buffer, mlir::Operation *node, llvm::StringRef array,
+    llvm::StringRef name, dojo::BufferLocation location, bool copyIn,
+    bool copyOut,
+    llvm::function_ref<void(mlir::OpBuilder &, llvm::StringRef,
+                            llvm::StringRef)>
+        buildCopy);
+
+/// The shape of the copy moves (promote, stage_region) on a location `a,N`:
+/// check resolves it (resolveArrayAndNode) before the move's
+/// checkArrayAndNode, rewrite (getArrayAndNode) before rewriteArrayAndNode.
+class ArrayCopyMove : public Move {
+public:
+  using Move::Move;
+  MoveRequest rewrite(MoveState &state, const MoveRequest &request) const final;
+
+protected:
+  virtual mlir::DiagnosedSilenceableFailure
+  checkArrayAndNode(MoveState &state, const MoveRequest &request,
+                    mlir::Location errorLoc,
+                    const ArrayAndNode &target) const = 0;
+  virtual MoveRequest rewriteArrayAndNode(MoveState &state,
+                                          const MoveRequest &request,
+                                          const ArrayAndNode &target) const = 0;
+
+private:
+  mlir::DiagnosedSilenceableFailure
+  checkRequest(MoveState &state, const MoveRequest &request,
+               mlir::Location errorLoc) const final;
+};
+
+/// A reading of the kernel as the result of a copy move on copy `t`: the
+/// copy-in `t = a` right before `node` and the copy-out `a = t` right after
+/// it (either may be missing), each a leaf `copyIn`/`copyOut` under its root
+/// (the leaf itself, or the outermost scope of a copy nest).
+struct CopyPattern {
+  dojo::LeafOp copyIn, copyOut;
+  mlir::Operation *inRoot = nullptr, *outRoot = nullptr, *node = nullptr;
+  std::string array;
+};
+
+/// The words of a copy move's inverse's failures, and the name its copy
+/// takes (`<a><suffix>`, or `<a><suffix>1`, ...).
+struct ArrayCopyText {
+  /// The move the inverse undoes (and whose request it returns).
+  llvm::StringRef creator;
+  llvm::StringRef suffix;
+  /// The creator's pattern, as "the accesses to 't' are not ..." ends.
+  llvm::StringRef pattern;
+  /// The copy ("private copy"), and what the node must not access beside
+  /// it: `<directAccess>'a'`.
+  llvm::StringRef copy, directAccess;
+  /// The declaration: "(its <declared> as a copy of 'a', <declaredAlso>right
+  /// after 'b'); restore its <restore> first".
+  llvm::StringRef declared, declaredAlso, restore;
+};
+
+/// The shape of the inverses of the copy moves (unpromote, unstage) on a
+/// copy `t`: candidates are the copy buffers (addCopyBufferCandidates);
+/// check resolves `t` (resolveCopyBufferRequest), matches the readings of
+/// its accesses as the creator's pattern (from a copy-in holding the first
+/// use, then from a copy-out holding the last; the node must hold every
+/// other use), and validates them in turn (validateFirst): the copied array
+/// exists, the node does not access its buffer, `t` is declared as the
+/// creator declares it, and the creator's legality on the restored kernel.
+/// Rewrite erases the copies and `t`'s buffer and renames `t` back in the
+/// node.
+class ArrayCopyInverse : public Move {
+public:
+  using Move::Move;
+  void candidates(MoveState &state,
+                  llvm::SmallVectorImpl<MoveRequest> &out) const final;
+  MoveRequest rewrite(MoveState &state, const MoveRequest &request) const final;
+
+protected:
+  virtual const ArrayCopyText &getText() const = 0;
+  /// The root of the copy whose leaf `leaf` copies to or from
+  /// `copyBuffer`'s array, or null.
+  virtual mlir::Operation *getCopyRoot(dojo::LeafOp leaf,
+                                       dojo::BufferOp copyBuffer) const = 0;
+  /// The leaf of the copy rooted at `root` (possibly null) if it has the
+  /// form the creator builds, or null.
+  virtual dojo::LeafOp getCopyLeaf(mlir::Operation *root,
+                                   dojo::BufferOp copyBuffer) const = 0;
+  /// Whether the node's uses of the copy and the copies present are those
+  /// the creator makes.
+  virtual bool matchesUse(const CopyPattern &pattern,
+                          dojo::BufferOp copyBuffer) const = 0;
+  /// Whether `copyBuffer`'s padding and location are those the creator
+  /// gives a copy of `buffer` (the rest of the declaration is shared).
+  virtual bool matchesLayout(MoveState &state, dojo::BufferOp copyBuffer,
+                             dojo::BufferOp buffer) const = 0;
+  /// The creator's legality on the restored kernel, where the pattern's
+  /// array (of `buffer`) replaces the copy.
+  virtual mlir::DiagnosedSilenceableFailure
+  checkRestored(MoveState &state, const MoveRequest &request,
+                mlir::Location errorLoc, const CopyPattern &pattern,
+                dojo::BufferOp buffer) const = 0;
+  /// The parameters of the inverse request (read before the rewrite).
+  virtual llvm::SmallVector<int64_t, 2>
+  getInverseParams(dojo::BufferOp copyBuffer) const {
+    return {};
+  }
+
+private:
+  mlir::DiagnosedSilenceableFailure
+  checkRequest(MoveState &state, const MoveRequest &request,
+               mlir::Location errorLoc) const final;
+  mlir::DiagnosedSilenceableFailure validate(MoveState &state,
+                                             const MoveRequest &request,
+                                             mlir::Location errorLoc,
+                                             const CopyPattern &pattern) const;
+  dojo::LeafOp matchCopy(mlir::Operation *root, dojo::BufferOp copyBuffer,
+                         llvm::StringRef to, llvm::StringRef from) const;
+  std::optional<CopyPattern> complete(CopyPattern pattern,
+                                      llvm::ArrayRef<dojo::LeafOp> users,
+                                      dojo::BufferOp copyBuffer) const;
+  llvm::SmallVector<CopyPattern, 2> match(dojo::KernelOp kernel,
+                                          dojo::BufferOp copyBuffer) const;
+};
 
 } // namespace moves
 } // namespace perfdojo

@@ -180,14 +180,7 @@ bool checkStagedBuffer(const MoveRequest &request, Location errorLoc,
     diag.attachNote(buffer.getLoc()) << "declared here";
     return false;
   }
-  if (ScopeOp outer = findConcurrentAncestor(node)) {
-    diag = fail(request, errorLoc,
-                "an enclosing scope has a parallel, vector or GPU mode; "
-                "clear it first (ST4)");
-    diag.attachNote(outer.getLoc()) << "the scope with a mode";
-    return false;
-  }
-  return true;
+  return checkNoConcurrentAncestor(request, errorLoc, node, "ST4", diag);
 }
 
 /// Builds the copy nest `to[I] = from[I]` over `shape` at the builder's
@@ -249,60 +242,43 @@ Operation *getNestRoot(LeafOp leaf, unsigned rank) {
   return op;
 }
 
-class StageRegion final : public MoveOf<MoveKind::StageRegion, 1> {
+class StageRegion final
+    : public MoveOf<MoveKind::StageRegion, 1, ArrayCopyMove> {
 public:
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     KernelOp kernel = state.getKernel();
     const MoveOptions &options = state.getOptions();
-    for (ScopeOp scope : collectScopes(kernel)) {
-      if (findConcurrentAncestor(scope))
-        continue;
-      SmallVector<std::string> arrays;
-      scope->walk<WalkOrder::PreOrder>([&](LeafOp leaf) {
-        auto add = [&](StringRef array) {
-          if (!llvm::is_contained(arrays, array))
-            arrays.push_back(array.str());
-        };
-        add(leaf.getArray());
-        for (Attribute input : leaf.getInputs())
-          if (auto access = dyn_cast<AccessAttr>(input))
-            add(access.getArray().getValue());
-      });
-      std::string selector = getNodeSelector(scope);
-      for (const std::string &array : arrays) {
-        BufferOp buffer = kernel.lookupArray(array);
-        if (!buffer || llvm::is_contained(buffer.getReused(), true) ||
-            llvm::any_of(buffer.getPadding(),
-                         [](int64_t p) { return p != 0; }) ||
-            findOtherAccess(scope, buffer, array))
-          continue;
-        int64_t elements = getStorageElements(buffer);
-        auto add = [&](BufferLocation loc) {
-          out.push_back({getName().str(), array + "," + selector,
-                         {static_cast<int64_t>(loc)}});
-        };
-        add(findCapacityViolation(buffer, BufferLocation::stack, elements,
-                                  options)
-                ? BufferLocation::heap
-                : BufferLocation::stack);
-        if (!findCapacityViolation(buffer, BufferLocation::reg, elements,
-                                   options))
-          add(BufferLocation::reg);
-      }
-    }
+    forEachCopyCandidate(kernel, [&](ScopeOp scope, StringRef array) {
+      BufferOp buffer = kernel.lookupArray(array);
+      if (!buffer || llvm::is_contained(buffer.getReused(), true) ||
+          llvm::any_of(buffer.getPadding(), [](int64_t p) { return p != 0; }) ||
+          findOtherAccess(scope, buffer, array))
+        return;
+      std::string location = (array + "," + getNodeSelector(scope)).str();
+      int64_t elements = getStorageElements(buffer);
+      auto add = [&](BufferLocation loc) {
+        out.push_back({getName().str(), location,
+                       {static_cast<int64_t>(loc)}});
+      };
+      add(findCapacityViolation(buffer, BufferLocation::stack, elements,
+                                options)
+              ? BufferLocation::heap
+              : BufferLocation::stack);
+      if (!findCapacityViolation(buffer, BufferLocation::reg, elements,
+                                 options))
+        add(BufferLocation::reg);
+    });
   }
 
-  DiagnosedSilenceableFailure checkRequest(MoveState &state,
-                                           const MoveRequest &request,
-                                           Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    std::optional<ArrayAndNode> target =
-        resolveArrayAndNode(state, request, errorLoc, diag);
-    if (!target)
-      return diag;
+protected:
+  DiagnosedSilenceableFailure
+  checkArrayAndNode(MoveState &state, const MoveRequest &request,
+                    Location errorLoc,
+                    const ArrayAndNode &target) const override {
     KernelOp kernel = state.getKernel();
-    auto [array, buffer, node] = *target;
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    auto [array, buffer, node] = target;
     std::optional<BufferLocation> loc = getStagingLocation(request.params[0]);
     if (!loc)
       return fail(request, errorLoc,
@@ -324,11 +300,9 @@ public:
     if (!copies.in && !copies.out)
       return failAt(node, "the node",
                     "the node does not access '" + array + "' (ST1)");
-    if (LeafOp other = findOtherAccess(node, buffer, array))
-      return failAt(other, "the other access",
-                    "the node also accesses another array of the buffer of '" +
-                        array + "', which would not see the staged copy (ST2)");
-    if (!checkStagedBuffer(request, errorLoc, node, buffer, array, diag))
+    if (!checkNoOtherArrayAccess(request, errorLoc, node, buffer, array,
+                                 "staged copy", "ST2", diag) ||
+        !checkStagedBuffer(request, errorLoc, node, buffer, array, diag))
       return diag;
     if (copies.in && !isDefinedBefore(kernel, node, buffer, array))
       return failAt(node, "the node",
@@ -351,148 +325,74 @@ public:
         *copy, lookupBuffer(*copy, inverse.location), request, errorLoc);
   }
 
-  MoveRequest rewrite(MoveState &state,
-                      const MoveRequest &request) const override {
+  MoveRequest rewriteArrayAndNode(MoveState &state, const MoveRequest &request,
+                                  const ArrayAndNode &target) const override {
     KernelOp kernel = state.getKernel();
-    auto [array, selector] = StringRef(request.location).split(',');
-    BufferOp buffer = kernel.lookupArray(array);
-    Operation *node = *resolveNode(kernel, selector);
+    StringRef array = target.array;
+    BufferOp buffer = target.buffer;
+    Operation *node = target.node;
     SmallVector<int64_t, 4> shape(buffer.getShape());
     Copies copies = getCopies(node, array, shape);
-    MLIRContext *ctx = kernel.getContext();
-    OpBuilder builder(ctx);
-
     std::string name = getStagedName(kernel, array, {});
-    builder.setInsertionPointAfter(buffer);
-    BufferOp::create(
-        builder, buffer.getLoc(), builder.getStringAttr(name),
-        TypeAttr::get(buffer.getElementType()), buffer.getShapeAttr(),
-        buffer.getPaddingAttr(),
-        builder.getDenseBoolArrayAttr(SmallVector<bool>(shape.size(), false)),
-        BufferLocationAttr::get(
-            ctx, *getStagingLocation(request.params[0])),
-        RoleAttr::get(ctx, Role::internal), builder.getStrArrayAttr({}));
-
     unsigned depth = getNodeDepth(node);
-    if (copies.in) {
-      builder.setInsertionPoint(node);
-      buildCopyNest(builder, node->getLoc(), depth, shape, name, array);
-    }
-    if (copies.out) {
-      builder.setInsertionPointAfter(node);
-      buildCopyNest(builder, node->getLoc(), depth, shape, array, name);
-    }
-    renameArray(node, array, name);
+    createArrayCopy(buffer, node, array, name,
+                    *getStagingLocation(request.params[0]), copies.in,
+                    copies.out,
+                    [&](OpBuilder &builder, StringRef to, StringRef from) {
+                      buildCopyNest(builder, node->getLoc(), depth, shape, to,
+                                    from);
+                    });
     return {"unstage", name, {}};
   }
 };
 
-/// The staging pattern around array `t`.
-struct Pattern {
-  LeafOp copyIn, copyOut;
-  Operation *inRoot = nullptr, *outRoot = nullptr, *node = nullptr;
-  std::string array;
-};
-
-class Unstage final : public MoveOf<MoveKind::Unstage> {
-public:
-  void candidates(MoveState &state,
-                  SmallVectorImpl<MoveRequest> &out) const override {
-    addCopyBufferCandidates(state, getName(), out);
+class Unstage final : public MoveOf<MoveKind::Unstage, 0, ArrayCopyInverse> {
+protected:
+  const ArrayCopyText &getText() const override {
+    static const ArrayCopyText text{
+        "stage_region",
+        "_s",
+        "a copy nest right before a node, uses inside it, and a copy nest "
+        "right after it, as stage_region creates",
+        "staged copy",
+        "the buffer of ",
+        "name, element type and extents",
+        "no padding, no :N, heap, stack or reg, ",
+        "layout"};
+    return text;
   }
 
-  DiagnosedSilenceableFailure checkRequest(MoveState &state,
-                                           const MoveRequest &request,
-                                           Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    BufferOp staged = resolveCopyBufferRequest(state, request, "stage_region",
-                                               errorLoc, diag);
-    if (!staged)
-      return diag;
-    KernelOp kernel = state.getKernel();
-    StringRef t = request.location;
-    SmallVector<Pattern, 2> patterns = match(kernel, staged, t);
-    if (patterns.empty())
-      return fail(request, errorLoc,
-                  "the accesses to '" + t +
-                      "' are not a copy nest right before a node, uses inside "
-                      "it, and a copy nest right after it, as stage_region "
-                      "creates");
-    // A kernel can read as two stagings (a copy nest can itself be the node
-    // of another): the first that validates is the one to undo.
-    return validateFirst(ArrayRef<Pattern>(patterns),
-                         [&](const Pattern &pattern) {
-                           return validate(state, request, errorLoc, pattern);
-                         });
+  /// The copies are nests over the copy's extents.
+  Operation *getCopyRoot(LeafOp leaf, BufferOp staged) const override {
+    return getNestRoot(leaf, staged.getShape().size());
+  }
+  LeafOp getCopyLeaf(Operation *root, BufferOp staged) const override {
+    return matchCopyNest(root, staged.getShape());
   }
 
-  MoveRequest rewrite(MoveState &state,
-                      const MoveRequest &request) const override {
-    KernelOp kernel = state.getKernel();
-    StringRef t = request.location;
-    BufferOp staged = kernel.lookupArray(t);
-    // check() accepted one of the readings.
-    SmallVector<Pattern, 2> patterns = match(kernel, staged, t);
-    Pattern pattern = *findValidPattern(
-        ArrayRef<Pattern>(patterns), [&](const Pattern &candidate) {
-          return validate(state, request, kernel.getLoc(), candidate);
-        });
-    int64_t location = static_cast<int64_t>(staged.getLocation());
-    if (pattern.inRoot)
-      pattern.inRoot->erase();
-    if (pattern.outRoot)
-      pattern.outRoot->erase();
-    renameArray(pattern.node, t, pattern.array);
-    staged.erase();
-    return {"stage_region",
-            pattern.array + "," + getNodeSelector(pattern.node),
-            {location}};
+  /// The copies present are the ones stage_region would create.
+  bool matchesUse(const CopyPattern &pattern,
+                  BufferOp staged) const override {
+    Copies copies =
+        getCopies(pattern.node, staged.getName(), staged.getShape());
+    return copies.in == bool(pattern.copyIn) &&
+           copies.out == bool(pattern.copyOut);
   }
 
-private:
-  /// The rest of the check for one reading of the pattern.
-  static DiagnosedSilenceableFailure validate(MoveState &state,
-                                              const MoveRequest &request,
-                                              Location errorLoc,
-                                              const Pattern &pattern) {
-    KernelOp kernel = state.getKernel();
-    StringRef t = request.location;
-    BufferOp staged = kernel.lookupArray(t);
-    BufferOp buffer = kernel.lookupArray(pattern.array);
-    if (!buffer)
-      return fail(request, errorLoc,
-                  "the copies name '" + pattern.array +
-                      "', which is not an array");
-    if (LeafOp other = findOtherAccess(pattern.node, buffer, "")) {
-      DiagnosedSilenceableFailure d =
-          fail(request, errorLoc,
-               "the node accesses the buffer of '" + pattern.array +
-                   "' directly besides the staged copy");
-      d.attachNote(other.getLoc()) << "the access";
-      return d;
-    }
+  /// No padding; heap, stack or reg.
+  bool matchesLayout(MoveState &, BufferOp staged, BufferOp) const override {
     BufferLocation loc = staged.getLocation();
-    bool sameDecl =
-        staged.getElementType() == buffer.getElementType() &&
-        staged.getShape() == buffer.getShape() &&
-        llvm::all_of(staged.getPadding(), [](int64_t p) { return p == 0; }) &&
-        !llvm::is_contained(staged.getReused(), true) &&
-        (loc == BufferLocation::heap || loc == BufferLocation::stack ||
-         loc == BufferLocation::reg) &&
-        staged->getPrevNode() == buffer.getOperation() &&
-        getStagedName(kernel, pattern.array, staged) == t;
-    if (!sameDecl) {
-      DiagnosedSilenceableFailure d =
-          fail(request, errorLoc,
-               "'" + t +
-                   "' is not declared as stage_region would declare it (its "
-                   "name, element type and extents as a copy of '" +
-                   pattern.array +
-                   "', no padding, no :N, heap, stack or reg, right after '" +
-                   buffer.getName() + "'); restore its layout first");
-      d.attachNote(staged.getLoc()) << "declared here";
-      return d;
-    }
+    return llvm::all_of(staged.getPadding(),
+                        [](int64_t p) { return p == 0; }) &&
+           (loc == BufferLocation::heap || loc == BufferLocation::stack ||
+            loc == BufferLocation::reg);
+  }
+
+  /// ST3-ST4, and ST5 with a copy-in.
+  DiagnosedSilenceableFailure
+  checkRestored(MoveState &state, const MoveRequest &request,
+                Location errorLoc, const CopyPattern &pattern,
+                BufferOp buffer) const override {
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
     if (!checkStagedBuffer(request, errorLoc, pattern.node, buffer,
                            pattern.array, diag))
@@ -501,8 +401,8 @@ private:
     // a later move (split_scope of the writer, say) can turn the leaf that
     // writes all of a into a form ST5 does not recognize. The leaves before
     // N that write a are the same here and in the restored kernel.
-    if (pattern.copyIn &&
-        !isDefinedBefore(kernel, pattern.node, buffer, pattern.array))
+    if (pattern.copyIn && !isDefinedBefore(state.getKernel(), pattern.node,
+                                           buffer, pattern.array))
       return failWithNote(request, errorLoc,
                           "the inverse stage_region needs a copy-in of '" +
                               pattern.array +
@@ -512,85 +412,8 @@ private:
     return diag;
   }
 
-  /// Completes a pattern from its node and copies; nullopt unless the node
-  /// holds every other use of `t` and the copies present are the ones
-  /// stage_region would create.
-  static std::optional<Pattern> complete(Pattern pattern,
-                                         ArrayRef<LeafOp> users,
-                                         ArrayRef<int64_t> shape,
-                                         StringRef t) {
-    if (!pattern.node || !isa<ScopeOp, LeafOp>(pattern.node))
-      return std::nullopt;
-    unsigned inside = 0;
-    for (LeafOp user : users)
-      if (pattern.node == user.getOperation() ||
-          pattern.node->isProperAncestor(user))
-        ++inside;
-    if (inside + bool(pattern.copyIn) + bool(pattern.copyOut) !=
-        users.size())
-      return std::nullopt;
-    Copies copies = getCopies(pattern.node, t, shape);
-    if (copies.in != bool(pattern.copyIn) ||
-        copies.out != bool(pattern.copyOut))
-      return std::nullopt;
-    return pattern;
-  }
-
-  /// The readings of the accesses to `t` as the pattern stage_region
-  /// leaves: from a copy-in nest holding the first use, then from a
-  /// copy-out nest holding the last.
-  static SmallVector<Pattern, 2> match(KernelOp kernel, BufferOp staged,
-                                       StringRef t) {
-    SmallVector<LeafOp> users;
-    kernel.walk<WalkOrder::PreOrder>([&](LeafOp leaf) {
-      ArrayUse use = getArrayUse(leaf, t);
-      if (use.reads || use.writes)
-        users.push_back(leaf);
-    });
-    SmallVector<Pattern, 2> patterns;
-    if (users.empty())
-      return patterns;
-    ArrayRef<int64_t> shape = staged.getShape();
-    auto copyNestOf = [&](Operation *root, StringRef to, StringRef from) {
-      LeafOp leaf = matchCopyNest(root, shape);
-      if (!leaf || leaf.getArray() != to || getCopySource(leaf) != from)
-        return LeafOp();
-      return leaf;
-    };
-    LeafOp first = users.front(), last = users.back();
-    if (std::optional<StringRef> source = getCopySource(first);
-        source && *source != t && first.getArray() == t) {
-      Pattern pattern;
-      pattern.array = source->str();
-      pattern.inRoot = getNestRoot(first, shape.size());
-      pattern.copyIn = copyNestOf(pattern.inRoot, t, pattern.array);
-      if (pattern.copyIn) {
-        pattern.node = pattern.inRoot->getNextNode();
-        pattern.outRoot = pattern.node ? pattern.node->getNextNode() : nullptr;
-        pattern.copyOut = copyNestOf(pattern.outRoot, pattern.array, t);
-        if (!pattern.copyOut)
-          pattern.outRoot = nullptr;
-        if (auto done = complete(pattern, users, shape, t))
-          patterns.push_back(*done);
-      }
-    }
-    if (std::optional<StringRef> source = getCopySource(last);
-        source && *source == t && last.getArray() != t) {
-      Pattern pattern;
-      pattern.array = last.getArray().str();
-      pattern.outRoot = getNestRoot(last, shape.size());
-      pattern.copyOut = copyNestOf(pattern.outRoot, pattern.array, t);
-      if (pattern.copyOut) {
-        pattern.node = pattern.outRoot->getPrevNode();
-        pattern.inRoot = pattern.node ? pattern.node->getPrevNode() : nullptr;
-        pattern.copyIn = copyNestOf(pattern.inRoot, t, pattern.array);
-        if (!pattern.copyIn)
-          pattern.inRoot = nullptr;
-        if (auto done = complete(pattern, users, shape, t))
-          patterns.push_back(*done);
-      }
-    }
-    return patterns;
+  SmallVector<int64_t, 2> getInverseParams(BufferOp staged) const override {
+    return {static_cast<int64_t>(staged.getLocation())};
   }
 };
 
