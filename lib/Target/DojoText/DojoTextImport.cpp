@@ -28,6 +28,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <cmath>
 #include <cstdlib>
 
 using namespace mlir;
@@ -146,6 +147,9 @@ public:
     }
     std::string text = line.substr(pos, end - pos).str();
     value = std::strtod(text.c_str(), nullptr);
+    if (std::isinf(value))
+      return emitError("the literal " + text + " is out of the range of "
+                       "f64; write 'inf' for infinity");
     pos = end;
     return true;
   }
@@ -368,7 +372,10 @@ OwningOpRef<ModuleOp> perfdojo::importDojo(llvm::SourceMgr &sourceMgr,
 
   Importer importer(kernel, file);
   SmallVector<StringRef> lines;
-  buffer->getBuffer().split(lines, '\n');
+  // A UTF-8 byte-order mark, as some editors write, is not text.
+  StringRef text = buffer->getBuffer();
+  text.consume_front("\xEF\xBB\xBF");
+  text.split(lines, '\n');
   for (auto [i, line] : llvm::enumerate(lines))
     if (failed(importer.importLine(line, i + 1)))
       return nullptr;
