@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Analysis/Privatization.h"
+#include "perfdojo/Dialect/Dojo/IR/ModeRules.h"
 
 #include "llvm/ADT/SmallBitVector.h"
 
@@ -139,11 +140,6 @@ perfdojo::findUncoveredRead(ArrayRef<BufferAccess> accesses, unsigned depth) {
       return &read;
   }
   return nullptr;
-}
-
-static bool isGpuMode(Mode mode) {
-  return mode == Mode::gpu_grid || mode == Mode::gpu_block ||
-         mode == Mode::gpu_warp;
 }
 
 /// Whether a scope of mode `mode` privatizes a buffer in `location`.

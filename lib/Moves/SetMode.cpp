@@ -139,52 +139,25 @@ public:
   }
 
 private:
-  /// The target's size for the mode: the failure to report, or nullopt.
+  /// The target's size for the mode (TargetDescription::
+  /// findModeSizeViolation): the failure to report, or nullopt.
   std::optional<DiagnosedSilenceableFailure>
   checkTargetSize(MoveState &state, const MoveRequest &request,
                   Location errorLoc, ScopeOp scope) const {
-    const TargetDescription &target = state.getOptions().target;
-    int64_t size = scope.getSize();
-    std::string problem;
-    switch (mode) {
-    case Mode::unroll:
-      if (size > target.unrollLimit)
-        problem = "scope size " + std::to_string(size) +
-                  " exceeds the unroll limit " +
-                  std::to_string(target.unrollLimit);
-      break;
-    case Mode::vector: {
-      // The mode rules made the body one leaf.
-      auto leaf = cast<LeafOp>(scope.getBlock().front());
-      Type type = state.getKernel().lookupArray(leaf.getArray()).getElementType();
-      int64_t lanes = target.getVectorLanes(type);
-      if (size != lanes) {
-        std::string typeName;
-        llvm::raw_string_ostream(typeName) << type;
-        problem = "vector scope size " + std::to_string(size) +
-                  " does not match the vector width: " +
-                  std::to_string(lanes) + " " + typeName + " lanes in " +
-                  std::to_string(target.vectorBytes) + " bytes";
-      }
-      break;
-    }
-    case Mode::gpu_block:
-      if (size > target.maxBlockSize)
-        problem = "scope size " + std::to_string(size) + " exceeds " +
-                  std::to_string(target.maxBlockSize) + " threads per block";
-      break;
-    case Mode::gpu_warp:
-      if (size != target.warpSize)
-        problem = "a warp scope must have the warp size " +
-                  std::to_string(target.warpSize) + ", not " +
-                  std::to_string(size);
-      break;
-    default:
-      break;
-    }
-    if (problem.empty())
+    // The mode rules made a `:v` body one leaf: its output's type has the
+    // lanes.
+    Type laneType;
+    if (mode == Mode::vector)
+      laneType = state.getKernel()
+                     .lookupArray(cast<LeafOp>(scope.getBlock().front())
+                                      .getArray())
+                     .getElementType();
+    std::optional<std::string> problem =
+        state.getOptions().target.findModeSizeViolation(
+            mode, scope.getSize(), laneType);
+    if (!problem)
       return std::nullopt;
-    DiagnosedSilenceableFailure d = fail(request, errorLoc, problem);
+    DiagnosedSilenceableFailure d = fail(request, errorLoc, *problem);
     d.attachNote(scope.getLoc()) << "the scope";
     return std::move(d);
   }
