@@ -111,34 +111,28 @@ perfdojo::findRaceViolation(DependenceAnalysis &deps, ScopeOp scope,
 }
 
 std::optional<InvariantViolation>
-perfdojo::findKernelInvariantViolation(KernelOp kernel,
-                                       InvariantSelection selection) {
+perfdojo::findKernelInvariantViolation(KernelOp kernel) {
   SmallVector<BufferOp> buffers(kernel.getBuffers());
-  if (selection.reusedDimensions)
-    for (BufferOp buffer : buffers)
-      for (auto [k, reused] : llvm::enumerate(buffer.getReused()))
-        if (reused)
-          if (auto v = findReusedDimViolation(kernel, buffer, k))
-            return v;
-  if (selection.registerAddressing)
-    for (BufferOp buffer : buffers)
-      if (buffer.getLocation() == BufferLocation::reg)
-        if (auto v = findRegisterAddressingViolation(kernel, buffer))
+  for (BufferOp buffer : buffers)
+    for (auto [k, reused] : llvm::enumerate(buffer.getReused()))
+      if (reused)
+        if (auto v = findReusedDimViolation(kernel, buffer, k))
           return v;
+  for (BufferOp buffer : buffers)
+    if (buffer.getLocation() == BufferLocation::reg)
+      if (auto v = findRegisterAddressingViolation(kernel, buffer))
+        return v;
   SmallVector<ScopeOp> concurrent;
   for (ScopeOp scope : collectScopes(kernel))
     if (isConcurrentMode(scope.getMode()))
       concurrent.push_back(scope);
   if (concurrent.empty())
     return std::nullopt;
-  if (selection.blockShapes)
-    if (auto v = findBlockShapeViolation(kernel))
+  if (auto v = findBlockShapeViolation(kernel))
+    return v;
+  DependenceAnalysis deps(kernel);
+  for (ScopeOp scope : concurrent)
+    if (auto v = findRaceViolation(deps, scope))
       return v;
-  if (selection.raceFreedom) {
-    DependenceAnalysis deps(kernel);
-    for (ScopeOp scope : concurrent)
-      if (auto v = findRaceViolation(deps, scope))
-        return v;
-  }
   return std::nullopt;
 }

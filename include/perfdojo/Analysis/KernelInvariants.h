@@ -54,7 +54,7 @@ struct InvariantViolation {
   mlir::Operation *at = nullptr;
   std::string subject;
   std::string reason;
-  llvm::SmallVector<std::pair<mlir::Location, std::string>, 3> notes;
+  llvm::SmallVector<std::pair<mlir::Location, std::string>, 3> notes = {};
 
   /// Attaches the notes to a diagnostic (InFlightDiagnostic or
   /// DiagnosedSilenceableFailure).
@@ -99,19 +99,10 @@ std::optional<InvariantViolation> findRaceViolation(DependenceAnalysis &deps,
                                                     dojo::ScopeOp scope,
                                                     bool reassociate = true);
 
-/// Which rules findKernelInvariantViolation runs (all by default).
-struct InvariantSelection {
-  bool reusedDimensions = true;
-  bool registerAddressing = true;
-  bool blockShapes = true;
-  bool raceFreedom = true;
-};
-
-/// The first violation of the selected rules, in the order of the table
-/// above (per rule in execution order), or nullopt.
+/// The first violation of any rule, in the order of the table above (per
+/// rule in execution order), or nullopt.
 std::optional<InvariantViolation>
-findKernelInvariantViolation(dojo::KernelOp kernel,
-                             InvariantSelection selection = {});
+findKernelInvariantViolation(dojo::KernelOp kernel);
 
 } // namespace perfdojo
 
