@@ -1,7 +1,9 @@
 //===- perfdojo-opt.cpp - the PerfDojo optimizer driver ------------------===//
 //
-// MlirOptMain with the dojo dialect (and, as they land, PerfDojo passes and
-// moves) registered.
+// MlirOptMain with the dojo dialect, its passes, moves and transform
+// extension registered. `.dojo` files (or any input with --import-dojo) are
+// imported first, keeping their locations; MLIR input that reads like
+// `.dojo` text gets that named instead of "custom op is unknown".
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +12,7 @@
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/TransformOps/DojoTransformOps.h"
 #include "perfdojo/Dialect/Dojo/Transforms/Passes.h"
+#include "perfdojo/Target/DojoText/DojoText.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -18,9 +21,48 @@
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/Transforms/Passes.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+
+static llvm::cl::opt<bool>
+    importDojoInput("import-dojo",
+                    llvm::cl::desc("Read the input as .dojo text (the "
+                                   "default for files named *.dojo)"));
+
+/// The input as MLIR: `.dojo` text imported, MLIR as is. Null after an
+/// error has been printed.
+static std::unique_ptr<llvm::MemoryBuffer>
+readInput(llvm::StringRef path, mlir::DialectRegistry &registry) {
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = mlir::openInputFile(path, &error);
+  if (!file) {
+    llvm::errs() << error << "\n";
+    return nullptr;
+  }
+  bool dojoFile = importDojoInput || path.ends_with(".dojo");
+  if (!dojoFile && !perfdojo::looksLikeDojoText(file->getBuffer()))
+    return file;
+
+  mlir::MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+  llvm::SourceMgr sourceMgr;
+  mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  llvm::StringRef name = file->getBufferIdentifier();
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  if (!dojoFile) {
+    mlir::emitError(mlir::FileLineColLoc::get(&context, name, 1, 1))
+        << "this looks like .dojo text: use --import-dojo or a .dojo file";
+    return nullptr;
+  }
+  return perfdojo::translateDojoToMLIRBuffer(sourceMgr, &context);
+}
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -40,6 +82,23 @@ int main(int argc, char **argv) {
   // Upstream conversions and cleanups, to run the pipeline stage by stage.
   mlir::registerConversionPasses();
   mlir::registerTransformsPasses();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "PerfDojo optimizer driver\n", registry));
+
+  auto [inputPath, outputPath] = mlir::registerAndParseCLIOptions(
+      argc, argv, "PerfDojo optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config = mlir::MlirOptMainConfig::createFromCLOptions();
+  std::unique_ptr<llvm::MemoryBuffer> input = readInput(inputPath, registry);
+  if (!input)
+    return EXIT_FAILURE;
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      mlir::openOutputFile(outputPath, &error);
+  if (!output) {
+    llvm::errs() << error << "\n";
+    return EXIT_FAILURE;
+  }
+  if (mlir::failed(mlir::MlirOptMain(output->os(), std::move(input), registry,
+                                     config)))
+    return EXIT_FAILURE;
+  output->keep();
+  return EXIT_SUCCESS;
 }

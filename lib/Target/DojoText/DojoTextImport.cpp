@@ -414,9 +414,17 @@ OwningOpRef<ModuleOp> perfdojo::loadKernelFile(llvm::SourceMgr &sourceMgr,
     emitError(FileLineColLoc::get(context, path, 0, 0)) << error;
     return nullptr;
   }
+  bool dojoText = looksLikeDojoText(file->getBuffer());
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   if (path.ends_with(".dojo"))
     return importDojo(sourceMgr, context, kernelName);
+  if (dojoText) {
+    emitError(FileLineColLoc::get(context, path == "-" ? "<stdin>" : path, 1,
+                                  1))
+        << "this looks like .dojo text, which is read from files named "
+           "*.dojo; other files are read as MLIR";
+    return nullptr;
+  }
   return parseSourceFile<ModuleOp>(sourceMgr, context);
 }
 

@@ -12,6 +12,7 @@
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 
 #include "mlir/IR/OwningOpRef.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 namespace llvm {
 class SourceMgr;
@@ -69,6 +70,19 @@ loadKernelLibrary(llvm::ArrayRef<std::string> paths,
 
 /// The one kernel in `module`, or null after emitting an error.
 dojo::KernelOp getSingleKernel(mlir::ModuleOp module);
+
+/// Whether `text` reads like `.dojo` text: its first line that is not blank
+/// or a comment declares a buffer (`name type [...`), which no MLIR text
+/// does. Tools that expect MLIR use it to name the slip.
+bool looksLikeDojoText(llvm::StringRef text);
+
+/// The `.dojo` text of the main buffer of `sourceMgr`, imported (as
+/// importDojo) and printed as MLIR with its locations, so that an MLIR
+/// driver that parses its input itself (perfdojo-opt) reports later errors
+/// at the `.dojo` line and column. Null after diagnostics on failure.
+std::unique_ptr<llvm::MemoryBuffer>
+translateDojoToMLIRBuffer(llvm::SourceMgr &sourceMgr,
+                          mlir::MLIRContext *context);
 
 /// Registers `--import-dojo` and `--export-dojo` with mlir-translate.
 void registerDojoTranslations();
