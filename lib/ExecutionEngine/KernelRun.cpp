@@ -205,7 +205,8 @@ static llvm::Expected<Times> execute(Executables &executables,
 /// exactly, every f64 `out` argument holding the unwritten sentinel, so an
 /// element the reference never writes is told from a computed NaN.
 static std::vector<HostBuffer>
-prepareReferenceArguments(dojo::KernelOp kernel, llvm::ArrayRef<HostBuffer> inputs,
+prepareReferenceArguments(dojo::KernelOp kernel,
+                          llvm::ArrayRef<HostBuffer> inputs,
                           std::optional<ScalarType> type) {
   std::vector<HostBuffer> refArgs = allocateArguments(kernel, type);
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -301,8 +302,8 @@ static void judgeOutput(OutputSummary &output, const HostBuffer &actual,
   if (!original) {
     // The kernel is its own original: say what its numerics do.
     if (!comparison.passed())
-      output.note = "this kernel " +
-                    describeNumerics(comparison, type, reductionLength);
+      output.note =
+          "this kernel " + describeNumerics(comparison, type, reductionLength);
     return;
   }
   output.original = compareBuffers(*original, expected, tolerance, type);
@@ -404,9 +405,8 @@ llvm::Expected<KernelRun> perfdojo::runKernel(dojo::KernelOp kernel,
     output.type = describeArgumentType(buffer);
     computeChecksums(arg, output.sum, output.l2);
     if (!run.reference.empty()) {
-      output.comparison = compareBuffers(arg, run.reference[i],
-                                         getTolerance(buffer),
-                                         buffer.getElementType());
+      output.comparison = compareBuffers(
+          arg, run.reference[i], getTolerance(buffer), buffer.getElementType());
       anyMismatch |= !output.comparison->passed();
     }
     report.outputs.push_back(std::move(output));
@@ -436,8 +436,7 @@ llvm::Expected<KernelRun> perfdojo::runKernel(dojo::KernelOp kernel,
       continue;
     judgeOutput(*output++, arg, run.reference[i],
                 SavedOutputs::find(original, arg.getName()),
-                buffer.getElementType(), getTolerance(buffer),
-                reductionLength);
+                buffer.getElementType(), getTolerance(buffer), reductionLength);
   }
   return std::move(run);
 }

@@ -2,11 +2,12 @@
 //
 // Layout (little-endian host order; the file never leaves the machine):
 //   "PDJOUT2\n", u64 seed, u64 count, then per buffer
-//   u64 name length, name bytes, u8 set (0 reference, 1 run), u64 elements,
-//   the elements as f64.
-// Every value is stored as f64: the reference is f64, and the run's f32,
-// f16, bf16, i8 and i32 values convert exactly. (Version 1 files stored
-// the run's own outputs only; they are refused as not an output file.)
+//   u64 name length, name bytes, u8 set (0 reference, 1 run), u8 type
+//   (0 f32, 1 f64), u64 elements, the elements.
+// f32 buffers are stored as f32, every other as f64: the reference is f64,
+// and f16, bf16, i8 and i32 values convert to f64 exactly. (Version 1
+// files stored the run's own outputs only; they are refused as not an
+// output file.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,8 +56,14 @@ perfdojo::writeOutputFile(llvm::StringRef path, uint64_t seed,
       for (const HostBuffer *buffer : sets[int(set)]) {
         u64(buffer->getName().size());
         os << buffer->getName();
-        os << char(set);
+        bool isF32 = buffer->getType() == ScalarType::f32;
+        os << char(set) << char(isF32 ? 0 : 1);
         u64(buffer->size());
+        if (isF32) {
+          os.write(static_cast<const char *>(buffer->data()),
+                   buffer->size() * sizeof(float));
+          continue;
+        }
         for (int64_t i = 0, e = buffer->size(); i < e; ++i) {
           double v = buffer->get(i);
           os.write(reinterpret_cast<const char *>(&v), sizeof(v));
@@ -111,14 +118,16 @@ llvm::Expected<SavedOutputs> perfdojo::readOutputFile(llvm::StringRef path,
       return malformed();
     std::string name = data.take_front(nameSize).str();
     data = data.drop_front(nameSize);
-    if (data.empty() || uint8_t(data.front()) > 1)
+    if (data.size() < 2 || uint8_t(data[0]) > 1 || uint8_t(data[1]) > 1)
       return malformed();
-    bool isRun = data.front() == 1;
-    data = data.drop_front();
-    if (!u64(elements) || elements > data.size() / sizeof(double))
+    bool isRun = data[0] == 1;
+    ScalarType type = data[1] == 0 ? ScalarType::f32 : ScalarType::f64;
+    size_t elementBytes = type == ScalarType::f32 ? 4 : 8;
+    data = data.drop_front(2);
+    if (!u64(elements) || elements > data.size() / elementBytes)
       return malformed();
-    HostBuffer buffer(name, ScalarType::f64, static_cast<int64_t>(elements));
-    size_t bytes = elements * sizeof(double);
+    HostBuffer buffer(name, type, static_cast<int64_t>(elements));
+    size_t bytes = elements * elementBytes;
     std::memcpy(buffer.data(), data.data(), bytes);
     data = data.drop_front(bytes);
     (isRun ? saved.run : saved.reference).push_back(std::move(buffer));

@@ -186,9 +186,9 @@ llvm::Expected<RunReport> perfdojo::parseRunReport(llvm::StringRef json) {
       output.sum = readNumber(out->get("sum")).value_or(0);
       output.l2 = readNumber(out->get("l2")).value_or(0);
       // Comparisons keep their verdict and their largest scaled error.
-      auto readComparison = [&](llvm::StringRef validKey,
-                                llvm::StringRef errorKey)
-          -> std::optional<Comparison> {
+      auto readComparison =
+          [&](llvm::StringRef validKey,
+              llvm::StringRef errorKey) -> std::optional<Comparison> {
         std::optional<bool> valid = out->getBoolean(validKey);
         if (!valid)
           return std::nullopt;

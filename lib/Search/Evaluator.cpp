@@ -288,13 +288,13 @@ void Evaluator::store(const Evaluation &e) {
   llvm::raw_fd_ostream os(options.cacheDir + "/" + e.key + ".json", ec);
   if (ec)
     return;
-  os << llvm::json::Value(llvm::json::Object{
-      {"status", stringifyEvaluationStatus(e.status)},
-      {"seconds", e.seconds},
-      {"compile_ms", e.compileMs},
-      {"worker_s", e.workerSeconds},
-      {"message", e.message},
-      {"numerics", e.numerics}});
+  os << llvm::json::Value(
+      llvm::json::Object{{"status", stringifyEvaluationStatus(e.status)},
+                         {"seconds", e.seconds},
+                         {"compile_ms", e.compileMs},
+                         {"worker_s", e.workerSeconds},
+                         {"message", e.message},
+                         {"numerics", e.numerics}});
 }
 
 Evaluation Evaluator::runWorker(const std::string &text,
@@ -407,8 +407,8 @@ Evaluation Evaluator::runWorker(const std::string &text,
   for (const OutputSummary &output : report->outputs)
     if (!output.note.empty() &&
         (isOriginal || (output.comparison && !output.comparison->passed())))
-      e.message += (e.message.empty() ? "" : "; ") + output.name + ": " +
-                   output.note;
+      e.message +=
+          (e.message.empty() ? "" : "; ") + output.name + ": " + output.note;
   if (report->compile)
     e.compileMs = report->compile->totalMs;
   return e;

@@ -1,8 +1,10 @@
 //===- KernelRunTest.cpp - one run: reference, validation, report ---------===//
 
 #include "perfdojo/ExecutionEngine/KernelRun.h"
+#include "perfdojo/Runtime/Validation.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/SourceMgr.h"
@@ -68,7 +70,8 @@ TEST_F(KernelRunTest, InterpreterRunIsValidatedByTheF64Interpreter) {
   EXPECT_NEAR(report.outputs[0].sum, total, 1e-4);
 }
 
-TEST_F(KernelRunTest, AboveTheInterpreterLimitTheCompiledF64ReferenceValidates) {
+TEST_F(KernelRunTest,
+       AboveTheInterpreterLimitTheCompiledF64ReferenceValidates) {
   dojo::KernelOp kernel = load(kParallelSum), baseline = load(kSum);
   ASSERT_TRUE(kernel && baseline);
   RunOptions options;
@@ -197,6 +200,40 @@ TEST_F(KernelRunTest, SavedOutputsValidateLaterRuns) {
   EXPECT_NE(llvm::toString(seed.takeError()).find("seed 0, not 1"),
             std::string::npos);
   llvm::sys::fs::remove(path);
+}
+
+TEST_F(KernelRunTest, ElementsNeverWrittenNeverMatch) {
+  // Every other element of y is never written: the run leaves its NaN
+  // there, and so would a reference filled like the run's outputs. The
+  // reference's outputs start as the unwritten sentinel instead, so those
+  // elements are mismatches, whichever reference computes them. (A
+  // verifier that rejects such a kernel statically satisfies the same
+  // property: it never validates.)
+  bool rejected = false;
+  ctx.getDiagEngine().registerHandler([&](Diagnostic &diagnostic) {
+    rejected |= diagnostic.getSeverity() == DiagnosticSeverity::Error;
+    return success();
+  });
+  dojo::KernelOp kernel = load("x f32 [8] heap in\n"
+                               "y f32 [8] heap out\n"
+                               "4 y[{0}*2] = x[{0}*2]\n");
+  if (!kernel) {
+    EXPECT_TRUE(rejected);
+    return;
+  }
+  for (int64_t limit : {int64_t(1) << 20, int64_t(1)}) {
+    RunOptions options;
+    options.interpLimit = limit;
+    options.repetitions = 1;
+    llvm::Expected<KernelRun> run = runKernel(kernel, nullptr, options);
+    ASSERT_TRUE(bool(run)) << llvm::toString(run.takeError());
+    const OutputSummary &y = run->report.outputs[0];
+    EXPECT_FALSE(y.passed()) << run->report.reference;
+    EXPECT_EQ(y.comparison->neverWritten, 4) << run->report.reference;
+    EXPECT_EQ(y.comparison->firstNeverWritten, 1);
+    EXPECT_TRUE(std::isnan(run->args[1].get(1)));
+    EXPECT_TRUE(isUnwrittenValue(run->reference[1].get(1)));
+  }
 }
 
 TEST_F(KernelRunTest, BaselineMustTakeTheSameArguments) {

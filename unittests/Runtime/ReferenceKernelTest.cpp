@@ -23,17 +23,17 @@ std::string print(KernelOp kernel) {
 TEST(ReferenceKernel, PromotesFloatBuffersAndClearsModesAndLocations) {
   MLIRContext ctx;
   // A moved kernel: a `:N` stack buffer, register lanes, modes.
-  OwningOpRef<ModuleOp> module =
-      importDojoString("x f32 [8, 32] heap in\n"
-                       "t f32 [8:N, 32] stack\n"
-                       "r f32 [16] reg\n"
-                       "s f32 [8] heap out\n"
-                       "8:p 2 16:v t[{0}, {1}*16+{2}] = exp(x[{0}, {1}*16+{2}])\n"
-                       "| 16:v r[{1}] = 0\n"
-                       "| 2 16:v r[{2}] += t[{0}, {1}*16+{2}]\n"
-                       "| s[{0}] = 0.1\n"
-                       "| 16:u s[{0}] += r[{1}]\n",
-                       &ctx);
+  OwningOpRef<ModuleOp> module = importDojoString(
+      "x f32 [8, 32] heap in\n"
+      "t f32 [8:N, 32] stack\n"
+      "r f32 [16] reg\n"
+      "s f32 [8] heap out\n"
+      "8:p 2 16:v t[{0}, {1}*16+{2}] = exp(x[{0}, {1}*16+{2}])\n"
+      "| 16:v r[{1}] = 0\n"
+      "| 2 16:v r[{2}] += t[{0}, {1}*16+{2}]\n"
+      "| s[{0}] = 0.1\n"
+      "| 16:u s[{0}] += r[{1}]\n",
+      &ctx);
   ASSERT_TRUE(module);
   KernelOp kernel = getSingleKernel(*module);
   std::string before = print(kernel);

@@ -95,15 +95,15 @@ TEST(Validation, OverflowInTheOutputTypeMatchesInfinity) {
   Builder b(&ctx);
   // A true 6e38 is inf in f32: the f32 kernel's inf matches it.
   HostBuffer actual = make({inf, -inf, 1.0}, ScalarType::f32);
-  Comparison c = compareBuffers(actual, make({6e38, -6e38, 1.0}), 1e-6,
-                                b.getF32Type());
+  Comparison c =
+      compareBuffers(actual, make({6e38, -6e38, 1.0}), 1e-6, b.getF32Type());
   EXPECT_TRUE(c.passed()) << describe(c);
   // The type comes from the buffer when none is given.
   EXPECT_TRUE(compareBuffers(actual, make({6e38, -6e38, 1.0}), 1e-6).passed());
   // Compared as f64 the same values mismatch.
-  EXPECT_FALSE(compareBuffers(make({inf, -inf, 1.0}), make({6e38, -6e38, 1.0}),
-                              1e-6)
-                   .passed());
+  EXPECT_FALSE(
+      compareBuffers(make({inf, -inf, 1.0}), make({6e38, -6e38, 1.0}), 1e-6)
+          .passed());
   // An infinity of the other sign, or where the type holds the value, is a
   // mismatch; the first overflow is recorded.
   c = compareBuffers(make({1.0, inf, -inf}, ScalarType::f32),
@@ -153,9 +153,8 @@ TEST(Validation, UnwrittenReferenceElementsMatchNothing) {
 TEST(Validation, NumericsAreDescribedInWords) {
   MLIRContext ctx;
   Builder b(&ctx);
-  Comparison overflow =
-      compareBuffers(make({1.0, inf}, ScalarType::f32), make({1.0, 3e38}), 1e-6,
-                     b.getF32Type());
+  Comparison overflow = compareBuffers(make({1.0, inf}, ScalarType::f32),
+                                       make({1.0, 3e38}), 1e-6, b.getF32Type());
   EXPECT_EQ(describeNumerics(overflow, b.getF32Type(), 1),
             "overflows to inf at element 1 (the f64 reference is 3e+38)");
   Comparison off = compareBuffers(make({0.67}, ScalarType::f32), make({1.0}),

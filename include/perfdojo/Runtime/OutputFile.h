@@ -18,12 +18,13 @@
 
 namespace perfdojo {
 
-/// The buffers of an output file, f64, by output name.
+/// The buffers of an output file, by output name: f32 where the saved
+/// buffer was f32, else f64.
 struct SavedOutputs {
   /// The f64 reference's outputs.
   std::vector<HostBuffer> reference;
-  /// The outputs of the run that saved the file, in its own element types
-  /// converted exactly to f64 (empty for none).
+  /// The outputs of the run that saved the file (empty for none): f32 as
+  /// they were, other element types converted exactly to f64.
   std::vector<HostBuffer> run;
 
   /// The buffer of output `name` in `buffers`, or null.

@@ -34,15 +34,15 @@
 namespace perfdojo {
 
 enum class EvaluationStatus {
-  Ok,           ///< compiled, validated, timed
-  IllegalMove,  ///< a move of the sequence was refused (not run)
-  Failed,       ///< the worker reported an error (lowering, compilation)
-  Crashed,      ///< the worker died (signal) or produced no report
-  Timeout,      ///< the worker exceeded the time limit
-  Mismatch,     ///< outputs differ from the f64 reference: a legality bug
-                ///< unless `Evaluation::numerics`
-  Pruned,       ///< not run: far more work than the original (see
-                ///< EvaluatorOptions::maxWorkRatio)
+  Ok,          ///< compiled, validated, timed
+  IllegalMove, ///< a move of the sequence was refused (not run)
+  Failed,      ///< the worker reported an error (lowering, compilation)
+  Crashed,     ///< the worker died (signal) or produced no report
+  Timeout,     ///< the worker exceeded the time limit
+  Mismatch,    ///< outputs differ from the f64 reference: a legality bug
+               ///< unless `Evaluation::numerics`
+  Pruned,      ///< not run: far more work than the original (see
+               ///< EvaluatorOptions::maxWorkRatio)
 };
 llvm::StringRef stringifyEvaluationStatus(EvaluationStatus status);
 
