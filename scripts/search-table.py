@@ -226,7 +226,7 @@ def retime(args, files, summary):
             best, best_strategy = None, None
             for strategy, best_path in candidates.values():
                 timed = run_json(run + [best_path, f"--baseline={path}",
-                                        "--reference-engine=baseline"])
+                                        "--reference-engine=compiled"])
                 if timed and (not best or timed["time_median_s"]
                               < best["time_median_s"]):
                     best, best_strategy = timed, strategy

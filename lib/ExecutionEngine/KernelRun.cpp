@@ -6,6 +6,7 @@
 #include "perfdojo/Runtime/BufferDump.h"
 #include "perfdojo/Runtime/Interpreter.h"
 #include "perfdojo/Runtime/OutputFile.h"
+#include "perfdojo/Runtime/ReferenceKernel.h"
 #include "perfdojo/Runtime/ReferencePolicy.h"
 #include "perfdojo/Runtime/TimingLock.h"
 #include "perfdojo/Runtime/Validation.h"
@@ -51,14 +52,20 @@ llvm::Error KernelRun::dumpInputs(llvm::StringRef path) const {
 }
 
 llvm::Error KernelRun::saveOutputs(llvm::StringRef path) const {
+  if (reference.empty())
+    return llvm::createStringError(
+        "the run was not validated: there are no reference outputs to save");
   if (!report.passed())
-    return llvm::createStringError("outputs that do not match " +
-                                   report.reference + " cannot be a reference");
-  std::vector<const HostBuffer *> outputs;
-  for (const HostBuffer &arg : args)
-    if (isOutput(kernel, arg))
-      outputs.push_back(&arg);
-  return writeOutputFile(path, seed, outputs);
+    return llvm::createStringError("a run whose outputs do not match " +
+                                   report.reference +
+                                   " saves no reference outputs");
+  std::vector<const HostBuffer *> referenceOutputs, runOutputs;
+  for (auto [arg, ref] : llvm::zip_equal(args, reference))
+    if (isOutput(kernel, arg)) {
+      referenceOutputs.push_back(&ref);
+      runOutputs.push_back(&arg);
+    }
+  return writeOutputFile(path, seed, referenceOutputs, runOutputs);
 }
 
 llvm::Error perfdojo::checkBaselineArguments(dojo::KernelOp kernel,
@@ -83,6 +90,8 @@ namespace {
 struct Executables {
   std::optional<Interpreter> interp;
   std::unique_ptr<JitKernel> jit, referenceJit;
+  /// The kernel `referenceJit` runs: the untransformed kernel in f64.
+  OwningOpRef<dojo::KernelOp> referenceKernel;
 };
 
 /// Times of the run, in the report's terms.
@@ -90,7 +99,22 @@ struct Times {
   double median = 0, min = 0;
   unsigned repetitions = 0, copies = 1;
 };
+
+/// The reference's outputs, and the original kernel's own when known.
+struct ReferenceOutputs {
+  /// One buffer per argument (empty for `in` arguments); none for None.
+  std::vector<HostBuffer> reference;
+  /// The saving run's outputs of a saved file, by name.
+  std::vector<HostBuffer> original;
+};
 } // namespace
+
+static JitOptions getJitOptions(const RunOptions &options) {
+  JitOptions jitOptions;
+  jitOptions.optLevel = std::min(options.optLevel, 3u);
+  jitOptions.approximateMath = options.approximateMath;
+  return jitOptions;
+}
 
 /// Step 2: everything that does not touch kernel data.
 static llvm::Expected<Executables> prepare(dojo::KernelOp kernel,
@@ -105,9 +129,7 @@ static llvm::Expected<Executables> prepare(dojo::KernelOp kernel,
       return reported();
     result.interp.emplace(std::move(*created));
   }
-  JitOptions jitOptions;
-  jitOptions.optLevel = std::min(options.optLevel, 3u);
-  jitOptions.approximateMath = options.approximateMath;
+  JitOptions jitOptions = getJitOptions(options);
   if (options.engine == RunEngine::Jit) {
     setJitThreads(options.threads);
     auto compiled = JitKernel::compile(kernel, jitOptions);
@@ -115,17 +137,17 @@ static llvm::Expected<Executables> prepare(dojo::KernelOp kernel,
       return compiled.takeError();
     result.jit = std::move(*compiled);
   }
-  if (reference == ReferenceKind::Baseline) {
-    // Without a baseline, the same tree with every mode cleared: the
-    // sequential program the moves started from, as far as modes go.
-    OwningOpRef<dojo::KernelOp> sequential;
-    if (!baseline) {
-      sequential = cast<dojo::KernelOp>(kernel->clone());
-      sequential->walk(
-          [](dojo::ScopeOp scope) { scope.setMode(dojo::Mode::seq); });
-    }
+  if (reference == ReferenceKind::Compiled) {
+    // The untransformed kernel (without a baseline, this one) in f64,
+    // sequential, with libm's transcendentals.
+    auto promoted = promoteToF64(baseline ? baseline : kernel);
+    if (failed(promoted))
+      return reported();
+    result.referenceKernel = std::move(*promoted);
+    JitOptions referenceOptions = jitOptions;
+    referenceOptions.approximateMath = false;
     auto compiled =
-        JitKernel::compile(baseline ? baseline : *sequential, jitOptions);
+        JitKernel::compile(*result.referenceKernel, referenceOptions);
     if (!compiled)
       return compiled.takeError();
     result.referenceJit = std::move(*compiled);
@@ -179,27 +201,50 @@ static llvm::Expected<Times> execute(Executables &executables,
   return times;
 }
 
-/// Step 3, continued: the reference outputs on the same inputs, one buffer
-/// per argument (those of `in` arguments may be empty). Empty for None.
-static llvm::Expected<std::vector<HostBuffer>>
+/// The arguments of an f64 reference run of `kernel`: the inputs converted
+/// exactly, every f64 `out` argument holding the unwritten sentinel, so an
+/// element the reference never writes is told from a computed NaN.
+static std::vector<HostBuffer>
+prepareReferenceArguments(dojo::KernelOp kernel,
+                          llvm::ArrayRef<HostBuffer> inputs,
+                          std::optional<ScalarType> type) {
+  std::vector<HostBuffer> refArgs = allocateArguments(kernel, type);
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    refArgs[i].assign(inputs[i]);
+    if (kernel.lookupArray(refArgs[i].getName()).getRole() == dojo::Role::out &&
+        refArgs[i].getType() == ScalarType::f64)
+      refArgs[i].fill(getUnwrittenValue());
+  }
+  return refArgs;
+}
+
+/// Step 3, continued: the reference outputs on the same inputs.
+static llvm::Expected<ReferenceOutputs>
 computeReference(ReferenceKind reference, dojo::KernelOp kernel,
-                 Executables &executables, llvm::ArrayRef<HostBuffer> inputs,
-                 const RunOptions &options) {
-  std::vector<HostBuffer> refArgs;
+                 dojo::KernelOp baseline, Executables &executables,
+                 llvm::ArrayRef<HostBuffer> inputs, const RunOptions &options) {
+  ReferenceOutputs result;
+  std::vector<HostBuffer> &refArgs = result.reference;
   switch (reference) {
   case ReferenceKind::None:
     break;
   case ReferenceKind::Interpreter: {
-    auto ref = Interpreter::create(kernel, InterpreterOptions{true});
+    // The untransformed kernel, like the compiled reference.
+    dojo::KernelOp source = baseline ? baseline : kernel;
+    auto ref = Interpreter::create(source, InterpreterOptions{true});
     if (failed(ref))
       return reported();
-    refArgs = allocateArguments(kernel, ScalarType::f64);
-    for (size_t i = 0; i < inputs.size(); ++i)
-      refArgs[i].assign(inputs[i]);
+    refArgs = prepareReferenceArguments(source, inputs, ScalarType::f64);
     if (llvm::Error err = ref->run(refArgs))
       return std::move(err);
     break;
   }
+  case ReferenceKind::Compiled:
+    refArgs = prepareReferenceArguments(*executables.referenceKernel, inputs,
+                                        std::nullopt);
+    if (llvm::Error err = executables.referenceJit->run(refArgs))
+      return std::move(err);
+    break;
   case ReferenceKind::SavedOutputs: {
     auto saved = readOutputFile(options.referenceOutputs, options.seed);
     if (!saved)
@@ -208,25 +253,78 @@ computeReference(ReferenceKind reference, dojo::KernelOp kernel,
     for (size_t i = 0; i < inputs.size(); ++i) {
       if (!isOutput(kernel, inputs[i]))
         continue;
-      auto it = llvm::find_if(*saved, [&](const HostBuffer &b) {
-        return b.getName() == inputs[i].getName();
-      });
-      if (it == saved->end() || it->size() != inputs[i].size())
+      const HostBuffer *found =
+          SavedOutputs::find(saved->reference, inputs[i].getName());
+      if (!found || found->size() != inputs[i].size())
         return llvm::createStringError(
             "'" + options.referenceOutputs + "' has no output '" +
             inputs[i].getName() + "' of " + std::to_string(inputs[i].size()) +
             " elements");
-      refArgs[i] = std::move(*it);
+      refArgs[i] = *found;
     }
+    result.original = std::move(saved->run);
     break;
   }
-  case ReferenceKind::Baseline:
-    refArgs.assign(inputs.begin(), inputs.end());
-    if (llvm::Error err = executables.referenceJit->run(refArgs))
+  }
+  return std::move(result);
+}
+
+/// The original kernel's own outputs on `inputs`: `baseline` run in its own
+/// element types by the run's engine (one buffer per argument).
+static llvm::Expected<std::vector<HostBuffer>>
+runOriginal(dojo::KernelOp baseline, llvm::ArrayRef<HostBuffer> inputs,
+            const RunOptions &options) {
+  std::vector<HostBuffer> args(inputs.begin(), inputs.end());
+  if (options.engine == RunEngine::Interp) {
+    auto interp = Interpreter::create(baseline, InterpreterOptions{false});
+    if (failed(interp))
+      return reported();
+    if (llvm::Error err = interp->run(args))
       return std::move(err);
-    break;
+    return std::move(args);
   }
-  return std::move(refArgs);
+  auto compiled = JitKernel::compile(baseline, getJitOptions(options));
+  if (!compiled)
+    return compiled.takeError();
+  if (llvm::Error err = (*compiled)->run(args))
+    return std::move(err);
+  return std::move(args);
+}
+
+/// Step 4 for one output: `output.comparison` is set; compares the
+/// original's own outputs (if any) with the reference and, where both
+/// differ from it, this run's with the original's; says what that means.
+static void judgeOutput(OutputSummary &output, const HostBuffer &actual,
+                        const HostBuffer &expected, const HostBuffer *original,
+                        mlir::Type type, double tolerance,
+                        int64_t reductionLength) {
+  const Comparison &comparison = *output.comparison;
+  if (!original) {
+    // The kernel is its own original: say what its numerics do.
+    if (!comparison.passed())
+      output.note =
+          "this kernel " + describeNumerics(comparison, type, reductionLength);
+    return;
+  }
+  output.original = compareBuffers(*original, expected, tolerance, type);
+  if (output.original->passed())
+    return;
+  output.note = "the original kernel itself " +
+                describeNumerics(*output.original, type, reductionLength);
+  if (comparison.passed()) {
+    output.note += "; this run matches the f64 reference";
+    return;
+  }
+  // An element the reference never writes is no numerics: no excuse.
+  if (output.original->neverWritten)
+    return;
+  output.againstOriginal = compareBuffers(
+      actual, *original, kOriginalToleranceScale * tolerance, type);
+  output.note += output.againstOriginal->passed()
+                     ? "; this run matches the original (numerics, not a "
+                       "legality bug)"
+                     : "; this run differs from the original too: " +
+                           describe(*output.againstOriginal);
 }
 
 llvm::Expected<KernelRun> perfdojo::runKernel(dojo::KernelOp kernel,
@@ -263,11 +361,11 @@ llvm::Expected<KernelRun> perfdojo::runKernel(dojo::KernelOp kernel,
       execute(*executables, run.args, run.inputs, options);
   if (!times)
     return times.takeError();
-  llvm::Expected<std::vector<HostBuffer>> refArgs =
-      computeReference(reference, kernel, *executables, run.inputs, options);
-  if (!refArgs)
-    return refArgs.takeError();
-  lock->release();
+  llvm::Expected<ReferenceOutputs> refOutputs = computeReference(
+      reference, kernel, baseline, *executables, run.inputs, options);
+  if (!refOutputs)
+    return refOutputs.takeError();
+  run.reference = std::move(refOutputs->reference);
 
   // Step 4: the report.
   RunReport &report = run.report;
@@ -282,7 +380,7 @@ llvm::Expected<KernelRun> perfdojo::runKernel(dojo::KernelOp kernel,
   report.inputCopies = times->copies;
   report.gflops = counts.flops / times->min / 1e9;
   report.gbps = counts.compulsoryBytes / times->min / 1e9;
-  report.reference = describeReference(reference, bool(baseline));
+  report.reference = describeReference(reference);
   report.roofline =
       computeRoofline(counts, times->min, options.peakGflops, options.peakGBps);
   if (executables->jit) {
@@ -293,7 +391,10 @@ llvm::Expected<KernelRun> perfdojo::runKernel(dojo::KernelOp kernel,
                        compileTimes.codegenMs,         compileTimes.totalMs()};
   }
   int64_t reductionLength = getMaxReductionLength(operatorKernel);
-  double toleranceScale = getToleranceScale(reference);
+  auto getTolerance = [&](dojo::BufferOp buffer) {
+    return getRelativeTolerance(buffer.getElementType(), reductionLength);
+  };
+  bool anyMismatch = false;
   for (size_t i = 0; i < run.args.size(); ++i) {
     const HostBuffer &arg = run.args[i];
     dojo::BufferOp buffer = kernel.lookupArray(arg.getName());
@@ -303,12 +404,39 @@ llvm::Expected<KernelRun> perfdojo::runKernel(dojo::KernelOp kernel,
     output.name = arg.getName();
     output.type = describeArgumentType(buffer);
     computeChecksums(arg, output.sum, output.l2);
-    if (!refArgs->empty())
+    if (!run.reference.empty()) {
       output.comparison = compareBuffers(
-          arg, (*refArgs)[i],
-          toleranceScale *
-              getRelativeTolerance(buffer.getElementType(), reductionLength));
+          arg, run.reference[i], getTolerance(buffer), buffer.getElementType());
+      anyMismatch |= !output.comparison->passed();
+    }
     report.outputs.push_back(std::move(output));
+  }
+
+  // The original kernel's own outputs: saved with the reference, else, when
+  // this run does not match a reference computed from a baseline, the
+  // baseline run in its own types (only then: it costs a compilation).
+  std::vector<HostBuffer> original = std::move(refOutputs->original);
+  if (original.empty() && anyMismatch && baseline &&
+      reference != ReferenceKind::SavedOutputs) {
+    llvm::Expected<std::vector<HostBuffer>> ran =
+        runOriginal(baseline, run.inputs, options);
+    if (!ran)
+      return ran.takeError();
+    original = std::move(*ran);
+  }
+  lock->release();
+
+  if (run.reference.empty())
+    return std::move(run);
+  auto output = report.outputs.begin();
+  for (size_t i = 0; i < run.args.size(); ++i) {
+    const HostBuffer &arg = run.args[i];
+    dojo::BufferOp buffer = kernel.lookupArray(arg.getName());
+    if (buffer.getRole() == dojo::Role::in)
+      continue;
+    judgeOutput(*output++, arg, run.reference[i],
+                SavedOutputs::find(original, arg.getName()),
+                buffer.getElementType(), getTolerance(buffer), reductionLength);
   }
   return std::move(run);
 }

@@ -1,8 +1,13 @@
 //===- OutputFile.cpp - kernel outputs saved as a reference ---------------===//
 //
 // Layout (little-endian host order; the file never leaves the machine):
-//   "PDJOUT1\n", u64 seed, u64 count, then per buffer
-//   u64 name length, name bytes, u8 type (0 f32, 1 f64), u64 elements, data.
+//   "PDJOUT2\n", u64 seed, u64 count, then per buffer
+//   u64 name length, name bytes, u8 set (0 reference, 1 run), u8 type
+//   (0 f32, 1 f64), u64 elements, the elements.
+// f32 buffers are stored as f32, every other as f64: the reference is f64,
+// and f16, bf16, i8 and i32 values convert to f64 exactly. (Version 1
+// files stored the run's own outputs only; they are refused as not an
+// output file.)
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,15 +21,20 @@
 
 using namespace perfdojo;
 
-static constexpr llvm::StringLiteral kMagic = "PDJOUT1\n";
+static constexpr llvm::StringLiteral kMagic = "PDJOUT2\n";
 
-static size_t getElementBytes(ScalarType type) {
-  return type == ScalarType::f32 ? 4 : 8;
+const HostBuffer *SavedOutputs::find(llvm::ArrayRef<HostBuffer> buffers,
+                                     llvm::StringRef name) {
+  for (const HostBuffer &buffer : buffers)
+    if (buffer.getName() == name)
+      return &buffer;
+  return nullptr;
 }
 
-llvm::Error perfdojo::writeOutputFile(
-    llvm::StringRef path, uint64_t seed,
-    llvm::ArrayRef<const HostBuffer *> buffers) {
+llvm::Error
+perfdojo::writeOutputFile(llvm::StringRef path, uint64_t seed,
+                          llvm::ArrayRef<const HostBuffer *> reference,
+                          llvm::ArrayRef<const HostBuffer *> run) {
   // Written under a unique name, then renamed over `path`.
   llvm::SmallString<128> temporary(path);
   temporary += ".%%%%%%";
@@ -40,15 +50,25 @@ llvm::Error perfdojo::writeOutputFile(
     };
     os << kMagic;
     u64(seed);
-    u64(buffers.size());
-    for (const HostBuffer *buffer : buffers) {
-      u64(buffer->getName().size());
-      os << buffer->getName();
-      os << char(buffer->getType() == ScalarType::f32 ? 0 : 1);
-      u64(buffer->size());
-      os.write(static_cast<const char *>(buffer->data()),
-               buffer->size() * getElementBytes(buffer->getType()));
-    }
+    u64(reference.size() + run.size());
+    llvm::ArrayRef<const HostBuffer *> sets[] = {reference, run};
+    for (char set : {0, 1})
+      for (const HostBuffer *buffer : sets[int(set)]) {
+        u64(buffer->getName().size());
+        os << buffer->getName();
+        bool isF32 = buffer->getType() == ScalarType::f32;
+        os << char(set) << char(isF32 ? 0 : 1);
+        u64(buffer->size());
+        if (isF32) {
+          os.write(static_cast<const char *>(buffer->data()),
+                   buffer->size() * sizeof(float));
+          continue;
+        }
+        for (int64_t i = 0, e = buffer->size(); i < e; ++i) {
+          double v = buffer->get(i);
+          os.write(reinterpret_cast<const char *>(&v), sizeof(v));
+        }
+      }
     if (os.has_error()) {
       os.clear_error();
       llvm::sys::fs::remove(temporary);
@@ -63,8 +83,8 @@ llvm::Error perfdojo::writeOutputFile(
   return llvm::Error::success();
 }
 
-llvm::Expected<std::vector<HostBuffer>>
-perfdojo::readOutputFile(llvm::StringRef path, uint64_t seed) {
+llvm::Expected<SavedOutputs> perfdojo::readOutputFile(llvm::StringRef path,
+                                                      uint64_t seed) {
   auto file = llvm::MemoryBuffer::getFile(path);
   if (!file)
     return llvm::createStringError(file.getError(),
@@ -91,26 +111,28 @@ perfdojo::readOutputFile(llvm::StringRef path, uint64_t seed) {
     return llvm::createStringError(
         "'" + path + "' holds outputs for input seed " +
         llvm::Twine(fileSeed) + ", not " + llvm::Twine(seed));
-  std::vector<HostBuffer> buffers;
+  SavedOutputs saved;
   for (uint64_t i = 0; i < count; ++i) {
     uint64_t nameSize, elements;
     if (!u64(nameSize) || data.size() < nameSize)
       return malformed();
     std::string name = data.take_front(nameSize).str();
     data = data.drop_front(nameSize);
-    if (data.empty() || uint8_t(data.front()) > 1)
+    if (data.size() < 2 || uint8_t(data[0]) > 1 || uint8_t(data[1]) > 1)
       return malformed();
-    ScalarType type = data.front() == 0 ? ScalarType::f32 : ScalarType::f64;
-    data = data.drop_front();
-    if (!u64(elements) || elements > data.size() / getElementBytes(type))
+    bool isRun = data[0] == 1;
+    ScalarType type = data[1] == 0 ? ScalarType::f32 : ScalarType::f64;
+    size_t elementBytes = type == ScalarType::f32 ? 4 : 8;
+    data = data.drop_front(2);
+    if (!u64(elements) || elements > data.size() / elementBytes)
       return malformed();
     HostBuffer buffer(name, type, static_cast<int64_t>(elements));
-    size_t bytes = elements * getElementBytes(type);
+    size_t bytes = elements * elementBytes;
     std::memcpy(buffer.data(), data.data(), bytes);
     data = data.drop_front(bytes);
-    buffers.push_back(std::move(buffer));
+    (isRun ? saved.run : saved.reference).push_back(std::move(buffer));
   }
   if (!data.empty())
     return malformed();
-  return buffers;
+  return saved;
 }

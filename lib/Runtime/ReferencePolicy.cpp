@@ -14,35 +14,28 @@ ReferenceKind perfdojo::selectReference(const RunOptions &options,
   switch (options.referenceEngine) {
   case ReferenceEngine::Interp:
     return ReferenceKind::Interpreter;
-  case ReferenceEngine::Baseline:
-    return ReferenceKind::Baseline;
+  case ReferenceEngine::Compiled:
+    return ReferenceKind::Compiled;
   case ReferenceEngine::Auto:
     // An interpreted run pays the interpreter's cost already.
     return options.engine == RunEngine::Interp ||
                    leafEvaluations <= options.interpLimit
                ? ReferenceKind::Interpreter
-               : ReferenceKind::Baseline;
+               : ReferenceKind::Compiled;
   }
   llvm_unreachable("unknown reference engine");
 }
 
-double perfdojo::getToleranceScale(ReferenceKind kind) {
-  return kind == ReferenceKind::Baseline || kind == ReferenceKind::SavedOutputs
-             ? 2
-             : 1;
-}
-
-std::string perfdojo::describeReference(ReferenceKind kind, bool hasBaseline) {
+std::string perfdojo::describeReference(ReferenceKind kind) {
   switch (kind) {
   case ReferenceKind::None:
     return "";
   case ReferenceKind::Interpreter:
     return "the f64 reference (interpreter)";
-  case ReferenceKind::Baseline:
-    return hasBaseline ? "the baseline kernel (JIT)"
-                       : "this kernel with modes cleared (JIT)";
+  case ReferenceKind::Compiled:
+    return "the f64 reference (compiled)";
   case ReferenceKind::SavedOutputs:
-    return "the saved reference outputs";
+    return "the saved f64 reference outputs";
   }
   llvm_unreachable("unknown reference kind");
 }

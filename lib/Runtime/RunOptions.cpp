@@ -25,8 +25,8 @@ llvm::StringRef perfdojo::stringifyReferenceEngine(ReferenceEngine engine) {
     return "auto";
   case ReferenceEngine::Interp:
     return "interp";
-  case ReferenceEngine::Baseline:
-    return "baseline";
+  case ReferenceEngine::Compiled:
+    return "compiled";
   }
   llvm_unreachable("unknown reference engine");
 }
@@ -34,11 +34,11 @@ llvm::StringRef perfdojo::stringifyReferenceEngine(ReferenceEngine engine) {
 llvm::Expected<ReferenceEngine>
 perfdojo::parseReferenceEngine(llvm::StringRef name) {
   for (ReferenceEngine engine : {ReferenceEngine::Auto, ReferenceEngine::Interp,
-                                 ReferenceEngine::Baseline})
+                                 ReferenceEngine::Compiled})
     if (name == stringifyReferenceEngine(engine))
       return engine;
   return llvm::createStringError("unknown reference engine '" + name +
-                                 "'; available: auto, interp, baseline");
+                                 "'; available: auto, interp, compiled");
 }
 
 llvm::Error RunOptions::check() const {

@@ -15,6 +15,12 @@
 
 using namespace perfdojo;
 
+bool OutputSummary::passed() const {
+  if (!comparison || comparison->passed())
+    return true;
+  return isOriginalOff() && againstOriginal && againstOriginal->passed();
+}
+
 bool RunReport::passed() const {
   return llvm::all_of(outputs,
                       [](const OutputSummary &o) { return o.passed(); });
@@ -85,9 +91,21 @@ llvm::json::Value perfdojo::toJSON(const RunReport &report) {
                          {"sum", jsonNumber(output.sum)},
                          {"l2", jsonNumber(output.l2)}};
     if (output.comparison) {
-      o["valid"] = output.comparison->passed();
+      o["valid"] = output.passed();
+      o["matches_reference"] = output.comparison->passed();
       o["max_scaled_error"] = jsonNumber(output.comparison->maxScaledError);
+      if (output.comparison->neverWritten)
+        o["never_written"] = output.comparison->neverWritten;
     }
+    if (output.original) {
+      o["original_valid"] = output.original->passed();
+      o["original_max_scaled_error"] =
+          jsonNumber(output.original->maxScaledError);
+    }
+    if (output.againstOriginal)
+      o["matches_original"] = output.againstOriginal->passed();
+    if (!output.note.empty())
+      o["note"] = output.note;
     outputs.push_back(std::move(o));
   }
   llvm::json::Object result{{"schema_version", kRunReportSchemaVersion},
@@ -167,13 +185,31 @@ llvm::Expected<RunReport> perfdojo::parseRunReport(llvm::StringRef json) {
       output.type = out->getString("type").value_or("").str();
       output.sum = readNumber(out->get("sum")).value_or(0);
       output.l2 = readNumber(out->get("l2")).value_or(0);
-      if (std::optional<bool> valid = out->getBoolean("valid")) {
+      // Comparisons keep their verdict and their largest scaled error.
+      auto readComparison =
+          [&](llvm::StringRef validKey,
+              llvm::StringRef errorKey) -> std::optional<Comparison> {
+        std::optional<bool> valid = out->getBoolean(validKey);
+        if (!valid)
+          return std::nullopt;
         Comparison comparison;
         comparison.mismatches = *valid ? 0 : 1;
-        comparison.maxScaledError =
-            readNumber(out->get("max_scaled_error")).value_or(0);
-        output.comparison = comparison;
-      }
+        if (!errorKey.empty())
+          comparison.maxScaledError =
+              readNumber(out->get(errorKey)).value_or(0);
+        return comparison;
+      };
+      output.comparison =
+          out->get("matches_reference")
+              ? readComparison("matches_reference", "max_scaled_error")
+              : readComparison("valid", "max_scaled_error");
+      if (output.comparison)
+        output.comparison->neverWritten =
+            out->getInteger("never_written").value_or(0);
+      output.original =
+          readComparison("original_valid", "original_max_scaled_error");
+      output.againstOriginal = readComparison("matches_original", "");
+      output.note = out->getString("note").value_or("").str();
       report.outputs.push_back(std::move(output));
     }
   }
@@ -196,6 +232,14 @@ llvm::Expected<RunReport> perfdojo::parseRunReport(llvm::StringRef json) {
 // Text
 //===----------------------------------------------------------------------===//
 
+std::string perfdojo::describeFailure(const RunReport &report) {
+  std::string text = "outputs do not match " + report.reference;
+  for (const OutputSummary &output : report.outputs)
+    if (!output.passed() && !output.note.empty())
+      text += "\n  " + output.name + ": " + output.note;
+  return text;
+}
+
 void perfdojo::printRunReport(const RunReport &report, llvm::raw_ostream &os) {
   os << "kernel " << report.kernel << ": " << report.numArguments
      << " argument(s), " << report.counts.leafEvaluations
@@ -211,11 +255,22 @@ void perfdojo::printRunReport(const RunReport &report, llvm::raw_ostream &os) {
     os << "output " << output.name << " " << output.type << ": sum "
        << llvm::format("%.9g", output.sum) << ", l2 "
        << llvm::format("%.9g", output.l2) << "\n";
-    if (output.comparison)
-      os << "  "
-         << (output.comparison->passed() ? "matches" : "MISMATCH against")
-         << " " << report.reference << ": " << describe(*output.comparison)
+    if (output.comparison) {
+      os << "  ";
+      if (output.comparison->passed())
+        os << "matches";
+      else if (output.passed())
+        os << "matches the original kernel, which is itself off from";
+      else
+        os << "MISMATCH against";
+      os << " " << report.reference << ": " << describe(*output.comparison)
          << "\n";
+    }
+    if (output.original && output.original->passed())
+      os << "  the original kernel matches it too: "
+         << describe(*output.original) << "\n";
+    if (!output.note.empty())
+      os << "  note: " << output.note << "\n";
   }
   os << "time: median " << formatSeconds(report.medianSeconds) << ", min "
      << formatSeconds(report.minSeconds) << " over " << report.repetitions

@@ -3,7 +3,9 @@
 #include "perfdojo/Runtime/Validation.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/bit.h"
 #include "llvm/Support/Format.h"
 
 #include <cmath>
@@ -46,16 +48,77 @@ double perfdojo::getRelativeTolerance(Type type, int64_t reductionLength) {
   return eps * (4.0 + 4.0 * std::sqrt(static_cast<double>(reductionLength)));
 }
 
+namespace {
+/// The float formats an expected value is rounded to.
+enum class Rounding { None, F32, F16, BF16 };
+
+Rounding getRounding(Type type) {
+  if (!type)
+    return Rounding::None;
+  if (type.isF32())
+    return Rounding::F32;
+  if (type.isF16())
+    return Rounding::F16;
+  if (type.isBF16())
+    return Rounding::BF16;
+  return Rounding::None;
+}
+
+double round(double value, Rounding rounding) {
+  switch (rounding) {
+  case Rounding::None:
+    return value;
+  case Rounding::F32:
+    // The hardware conversion: nearest-even, gradual underflow, inf beyond
+    // the range.
+    return static_cast<float>(value);
+  case Rounding::F16:
+  case Rounding::BF16: {
+    llvm::APFloat v(value);
+    bool lost;
+    v.convert(rounding == Rounding::F16 ? llvm::APFloat::IEEEhalf()
+                                        : llvm::APFloat::BFloat(),
+              llvm::APFloat::rmNearestTiesToEven, &lost);
+    v.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+              &lost);
+    return v.convertToDouble();
+  }
+  }
+  llvm_unreachable("unknown rounding");
+}
+
+/// The sentinel's bits: a quiet NaN whose payload spells "never written".
+constexpr uint64_t kUnwrittenBits = 0x7ff8'0000'0bad'f00dULL;
+} // namespace
+
+double perfdojo::roundToElementType(double value, Type type) {
+  return round(value, getRounding(type));
+}
+
+double perfdojo::getUnwrittenValue() {
+  return llvm::bit_cast<double>(kUnwrittenBits);
+}
+
+bool perfdojo::isUnwrittenValue(double value) {
+  // Arithmetic on a NaN operand keeps its payload, but may set the sign.
+  return (llvm::bit_cast<uint64_t>(value) & ~(uint64_t(1) << 63)) ==
+         kUnwrittenBits;
+}
+
 Comparison perfdojo::compareBuffers(const HostBuffer &actual,
                                     const HostBuffer &expected,
-                                    double relativeTolerance) {
+                                    double relativeTolerance,
+                                    Type elementType) {
   Comparison c;
   c.tolerance = relativeTolerance;
+  Rounding rounding = elementType ? getRounding(elementType)
+                      : actual.getType() == ScalarType::f32 ? Rounding::F32
+                                                            : Rounding::None;
   int64_t n = std::min(actual.size(), expected.size());
   double sumSq = 0;
   int64_t finite = 0;
   for (int64_t i = 0; i < n; ++i) {
-    double e = expected.get(i);
+    double e = round(expected.get(i), rounding);
     if (std::isfinite(e)) {
       sumSq += e * e;
       ++finite;
@@ -71,12 +134,27 @@ Comparison perfdojo::compareBuffers(const HostBuffer &actual,
     }
   };
   for (int64_t i = 0; i < n; ++i) {
-    double a = actual.get(i), e = expected.get(i);
+    double a = actual.get(i), exact = expected.get(i);
+    if (isUnwrittenValue(exact)) {
+      // Whatever the run left there (the NaN it was filled with, say), it
+      // cannot match an element the reference never computed.
+      if (c.neverWritten++ == 0)
+        c.firstNeverWritten = i;
+      ++c.mismatches;
+      noteWorst(i, a, exact, INFINITY);
+      continue;
+    }
+    double e = round(exact, rounding);
     if (std::isnan(a) || std::isnan(e) || std::isinf(a) || std::isinf(e)) {
       bool same = (std::isnan(a) && std::isnan(e)) || a == e;
       if (!same) {
         ++c.mismatches;
         noteWorst(i, a, e, INFINITY);
+        if (std::isinf(a) && std::isfinite(e) && c.overflows++ == 0) {
+          c.firstOverflow = i;
+          c.overflowActual = a;
+          c.overflowExpected = exact;
+        }
       }
       continue;
     }
@@ -99,10 +177,46 @@ std::string perfdojo::describe(const Comparison &c) {
        << " (tolerance " << llvm::format("%.3g", c.tolerance) << ")";
     return text;
   }
-  os << c.mismatches << " mismatching element(s); worst at " << c.worstIndex
-     << ": got " << llvm::format("%.9g", c.worstActual) << ", expected "
+  os << c.mismatches << " mismatching element(s); ";
+  if (c.neverWritten) {
+    os << c.neverWritten << " never written by the reference (first at "
+       << c.firstNeverWritten << ")";
+    if (c.neverWritten == c.mismatches)
+      return text;
+    os << "; ";
+  }
+  os << "worst at " << c.worstIndex << ": got "
+     << llvm::format("%.9g", c.worstActual) << ", expected "
      << llvm::format("%.9g", c.worstExpected) << " (scaled error "
      << llvm::format("%.3g", c.maxScaledError) << ", tolerance "
      << llvm::format("%.3g", c.tolerance) << ")";
+  return text;
+}
+
+std::string perfdojo::describeNumerics(const Comparison &c, Type type,
+                                       int64_t reductionLength) {
+  if (c.passed())
+    return "";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  if (c.neverWritten) {
+    os << "leaves " << c.neverWritten
+       << " element(s) that the reference never writes (first at "
+       << c.firstNeverWritten << ")";
+  } else if (c.overflows) {
+    os << "overflows to " << (c.overflowActual < 0 ? "-inf" : "inf")
+       << " at element " << c.firstOverflow << " (the f64 reference is "
+       << llvm::format("%.9g", c.overflowExpected) << ")";
+  } else if (!std::isfinite(c.maxScaledError)) {
+    os << "gives " << llvm::format("%.9g", c.worstActual) << " at element "
+       << c.worstIndex << " where the f64 reference is "
+       << llvm::format("%.9g", c.worstExpected);
+  } else {
+    os << "is off by " << llvm::format("%.3g", 100 * c.maxScaledError)
+       << "% from the f64 reference (" << type << " rounding";
+    if (reductionLength > 1)
+      os << " of a reduction of " << reductionLength << " terms";
+    os << ")";
+  }
   return text;
 }

@@ -91,7 +91,7 @@ Evaluator::Evaluator(dojo::KernelOp original, std::string originalPath,
     lockPath.clear(); // without a lock file, workers time concurrently
   if (!this->options.cacheDir.empty()) {
     referencePath = this->options.cacheDir + "/" +
-                    hashKernelText(originalText) + ".outputs";
+                    hashKernelText(originalText) + ".f64-reference";
   } else {
     llvm::SmallString<128> path;
     if (!llvm::sys::fs::getPotentiallyUniqueTempFileName("perfdojo-reference",
@@ -146,6 +146,7 @@ std::optional<Evaluation> Evaluator::lookup(const std::string &key) {
           e.compileMs = o->getNumber("compile_ms").value_or(0);
           e.workerSeconds = o->getNumber("worker_s").value_or(0);
           e.message = o->getString("message").value_or("").str();
+          e.numerics = o->getBoolean("numerics").value_or(false);
           it = cache.insert({key, e}).first;
         }
       } else {
@@ -287,12 +288,13 @@ void Evaluator::store(const Evaluation &e) {
   llvm::raw_fd_ostream os(options.cacheDir + "/" + e.key + ".json", ec);
   if (ec)
     return;
-  os << llvm::json::Value(llvm::json::Object{
-      {"status", stringifyEvaluationStatus(e.status)},
-      {"seconds", e.seconds},
-      {"compile_ms", e.compileMs},
-      {"worker_s", e.workerSeconds},
-      {"message", e.message}});
+  os << llvm::json::Value(
+      llvm::json::Object{{"status", stringifyEvaluationStatus(e.status)},
+                         {"seconds", e.seconds},
+                         {"compile_ms", e.compileMs},
+                         {"worker_s", e.workerSeconds},
+                         {"message", e.message},
+                         {"numerics", e.numerics}});
 }
 
 Evaluation Evaluator::runWorker(const std::string &text,
@@ -315,20 +317,22 @@ Evaluation Evaluator::runWorker(const std::string &text,
     llvm::raw_fd_ostream os(kernelPath, ec);
     os << text;
   }
-  // The original kernel is checked against the f64 interpreter (on shapes
-  // it can afford, see RunOptions::interpLimit) and saves its outputs;
-  // every other candidate is checked against those, or, before they
-  // exist, against the original compiled by the same JIT.
+  // The original kernel is checked against the f64 reference (the
+  // interpreter on shapes it can afford, see RunOptions::interpLimit, else
+  // the original promoted to f64 and compiled) and saves the reference's
+  // outputs with its own; every other candidate is checked against those,
+  // or, before they exist, against the compiled f64 reference.
   bool isOriginal = text == originalText;
   bool haveReference =
       !referencePath.empty() && llvm::sys::fs::exists(referencePath);
   RunOptions run;
   run.threads = options.threads;
   run.repetitions = repetitions;
+  run.interpLimit = options.interpLimit;
   if (haveReference)
     run.referenceOutputs = referencePath;
   else if (!isOriginal)
-    run.referenceEngine = ReferenceEngine::Baseline;
+    run.referenceEngine = ReferenceEngine::Compiled;
   // The warm-up makes one call and then reads the remaining argument
   // copies: the timed calls find the same cold cache, and the serialized
   // data phase of every evaluation does not run the kernel once per copy.
@@ -369,12 +373,22 @@ Evaluation Evaluator::runWorker(const std::string &text,
                          : error + (err.empty() ? "" : ": " + err);
     return e;
   }
+  std::string out = readFile(outPath);
   if (rc != 0) {
     e.status = rc == 2 ? EvaluationStatus::Mismatch : EvaluationStatus::Failed;
     e.message = llvm::StringRef(err).trim().str();
+    // A mismatch still prints its report: where the original kernel is
+    // itself off from the f64 reference, the mismatch is numerics.
+    if (rc == 2) {
+      if (llvm::Expected<RunReport> report = parseRunReport(out))
+        e.numerics = llvm::any_of(report->outputs, [](const OutputSummary &o) {
+          return !o.passed() && o.isOriginalOff();
+        });
+      else
+        llvm::consumeError(report.takeError());
+    }
     return e;
   }
-  std::string out = readFile(outPath);
   llvm::Expected<RunReport> report = parseRunReport(out);
   if (!report) {
     e.status = EvaluationStatus::Crashed;
@@ -387,6 +401,14 @@ Evaluation Evaluator::runWorker(const std::string &text,
   }
   e.status = EvaluationStatus::Ok;
   e.seconds = report->medianSeconds;
+  // Valid, with what the run says about numerics: the original kernel's
+  // own error (measured once, by the original's run), and every output a
+  // candidate passes by reproducing it.
+  for (const OutputSummary &output : report->outputs)
+    if (!output.note.empty() &&
+        (isOriginal || (output.comparison && !output.comparison->passed())))
+      e.message +=
+          (e.message.empty() ? "" : "; ") + output.name + ": " + output.note;
   if (report->compile)
     e.compileMs = report->compile->totalMs;
   return e;

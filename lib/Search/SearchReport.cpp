@@ -70,6 +70,8 @@ llvm::json::Value perfdojo::toJSON(const SearchReport &report) {
       o["worker_s"] = r.evaluation.workerSeconds;
     if (!r.evaluation.message.empty())
       o["message"] = r.evaluation.message;
+    if (r.evaluation.numerics)
+      o["numerics"] = true;
     records.push_back(std::move(o));
   }
   llvm::json::Array finals;
@@ -195,9 +197,14 @@ void perfdojo::printSearchSummary(const SearchReport &report,
        << " fastest program(s) timed again, " << report.finalRepetitions
        << " runs each, in " << llvm::format("%.1f", report.finalSeconds)
        << " s\n";
-  if (result.baseline)
+  if (result.baseline) {
     os << "  original kernel: " << formatSeconds(result.baselineSeconds)
        << " (naive, as written)\n";
+    // A valid original's message is what it says about numerics (its own
+    // error against the f64 reference).
+    if (!result.baseline->evaluation.message.empty())
+      os << "    numerics: " << result.baseline->evaluation.message << "\n";
+  }
   const LibtorchTime &torch = report.libtorch;
   if (torch.seconds)
     os << "  libtorch:        " << formatSeconds(*torch.seconds) << " ("

@@ -2,9 +2,10 @@
 //
 // Loads a kernel (`.dojo` text or MLIR), fills its inputs deterministically,
 // runs it with the JIT (default) or the interpreter, validates the outputs
-// against a trusted reference (the interpreter's f64 mode on small kernels,
-// the untransformed baseline compiled the same way on large ones), and
-// prints per-output checksums, compile time, run time and achieved rates.
+// against a trusted f64 reference (the interpreter's f64 mode on small
+// kernels, the untransformed kernel promoted to f64 and compiled on large
+// ones), and prints per-output checksums, compile time, run time and
+// achieved rates.
 //
 // The decisions (reference, tolerance, timing, report) are the library's:
 // perfdojo/ExecutionEngine/KernelRun.h; this tool maps flags to RunOptions
@@ -53,12 +54,15 @@ static cl::opt<std::string> referenceKind(
     "reference-engine", cl::init("auto"),
     cl::desc("Trusted reference for validation: auto (interp when the "
              "kernel has at most --interp-limit leaf evaluations, else "
-             "baseline), interp (f64 interpreter), baseline (--baseline "
-             "compiled by the JIT, or this kernel with every mode cleared)"),
+             "compiled), interp (f64 interpreter), compiled (--baseline, or "
+             "this kernel, promoted to f64, modes cleared, compiled by the "
+             "JIT)"),
     cl::cat(runCategory));
 static cl::opt<std::string> baselineFile(
     "baseline", cl::init(""),
-    cl::desc("The untransformed kernel, the reference on large shapes"),
+    cl::desc("The untransformed kernel: the kernel the f64 reference "
+             "computes, and whose own outputs tell numerics from a "
+             "mismatch"),
     cl::cat(runCategory));
 static cl::opt<int64_t> interpLimit(
     "interp-limit", cl::init(int64_t(1) << 28),
@@ -111,13 +115,15 @@ static cl::opt<std::string>
                 cl::cat(runCategory));
 static cl::opt<std::string> saveOutputs(
     "save-outputs", cl::init(""),
-    cl::desc("After a successful validation, save the outputs to this "
-             "binary file, a reference for --reference-outputs"),
+    cl::desc("After a successful validation, save the f64 reference "
+             "outputs and this run's own outputs to this binary file, a "
+             "reference for --reference-outputs"),
     cl::cat(runCategory));
 static cl::opt<std::string> referenceOutputs(
     "reference-outputs", cl::init(""),
-    cl::desc("Validate against the outputs saved by --save-outputs (same "
-             "--seed) instead of computing a reference"),
+    cl::desc("Validate against the f64 reference outputs saved by "
+             "--save-outputs (same --seed) instead of computing a reference; "
+             "the saving run's own outputs are the original kernel's"),
     cl::cat(runCategory));
 static cl::opt<std::string> timingLock(
     "timing-lock", cl::init(""),
@@ -210,8 +216,7 @@ int main(int argc, char **argv) {
     if (llvm::Error error = run->dumpInputs(dumpInputs))
       return fail(std::move(error));
   if (!run->report.passed()) {
-    llvm::errs() << "perfdojo-run: outputs do not match "
-                 << run->report.reference << "\n";
+    llvm::errs() << "perfdojo-run: " << describeFailure(run->report) << "\n";
     return 2;
   }
   if (!saveOutputs.empty())

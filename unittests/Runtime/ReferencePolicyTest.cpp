@@ -18,7 +18,8 @@ RunOptions make(RunEngine engine, ReferenceEngine reference) {
 TEST(ReferencePolicy, AutoTakesTheInterpreterUpToTheLimit) {
   RunOptions options = make(RunEngine::Jit, ReferenceEngine::Auto);
   EXPECT_EQ(selectReference(options, 1000), ReferenceKind::Interpreter);
-  EXPECT_EQ(selectReference(options, 1001), ReferenceKind::Baseline);
+  // Above it, the same f64 computation compiled.
+  EXPECT_EQ(selectReference(options, 1001), ReferenceKind::Compiled);
 }
 
 TEST(ReferencePolicy, AutoOnTheInterpreterIgnoresTheLimit) {
@@ -32,11 +33,11 @@ TEST(ReferencePolicy, ExplicitEnginesIgnoreTheLimit) {
   EXPECT_EQ(selectReference(make(RunEngine::Jit, ReferenceEngine::Interp),
                             int64_t(1) << 40),
             ReferenceKind::Interpreter);
-  EXPECT_EQ(selectReference(make(RunEngine::Jit, ReferenceEngine::Baseline), 1),
-            ReferenceKind::Baseline);
+  EXPECT_EQ(selectReference(make(RunEngine::Jit, ReferenceEngine::Compiled), 1),
+            ReferenceKind::Compiled);
   EXPECT_EQ(
-      selectReference(make(RunEngine::Interp, ReferenceEngine::Baseline), 1),
-      ReferenceKind::Baseline);
+      selectReference(make(RunEngine::Interp, ReferenceEngine::Compiled), 1),
+      ReferenceKind::Compiled);
 }
 
 TEST(ReferencePolicy, SavedOutputsWinOverTheEngine) {
@@ -56,21 +57,13 @@ TEST(ReferencePolicy, UnvalidatedRunsHaveNoReference) {
   EXPECT_EQ(selectReference(reference, 1), ReferenceKind::None);
 }
 
-TEST(ReferencePolicy, RoundingReferencesDoubleTheTolerance) {
-  EXPECT_EQ(getToleranceScale(ReferenceKind::Interpreter), 1);
-  EXPECT_EQ(getToleranceScale(ReferenceKind::Baseline), 2);
-  EXPECT_EQ(getToleranceScale(ReferenceKind::SavedOutputs), 2);
-}
-
 TEST(ReferencePolicy, Names) {
-  EXPECT_EQ(describeReference(ReferenceKind::None, false), "");
-  EXPECT_EQ(describeReference(ReferenceKind::Interpreter, true),
+  EXPECT_EQ(describeReference(ReferenceKind::None), "");
+  EXPECT_EQ(describeReference(ReferenceKind::Interpreter),
             "the f64 reference (interpreter)");
-  EXPECT_EQ(describeReference(ReferenceKind::Baseline, true),
-            "the baseline kernel (JIT)");
-  EXPECT_EQ(describeReference(ReferenceKind::Baseline, false),
-            "this kernel with modes cleared (JIT)");
-  EXPECT_EQ(describeReference(ReferenceKind::SavedOutputs, false),
-            "the saved reference outputs");
+  EXPECT_EQ(describeReference(ReferenceKind::Compiled),
+            "the f64 reference (compiled)");
+  EXPECT_EQ(describeReference(ReferenceKind::SavedOutputs),
+            "the saved f64 reference outputs");
 }
 } // namespace

@@ -16,11 +16,11 @@ TEST(RunOptions, ParsesEngineNames) {
             "unknown engine 'gpu'; available: jit, interp");
 
   EXPECT_EQ(*parseReferenceEngine("auto"), ReferenceEngine::Auto);
-  EXPECT_EQ(*parseReferenceEngine("baseline"), ReferenceEngine::Baseline);
+  EXPECT_EQ(*parseReferenceEngine("compiled"), ReferenceEngine::Compiled);
   llvm::Expected<ReferenceEngine> badReference = parseReferenceEngine("x");
   ASSERT_FALSE(bool(badReference));
   EXPECT_EQ(llvm::toString(badReference.takeError()),
-            "unknown reference engine 'x'; available: auto, interp, baseline");
+            "unknown reference engine 'x'; available: auto, interp, compiled");
 }
 
 TEST(RunOptions, ReferenceModeNeedsTheInterpreter) {
@@ -52,11 +52,11 @@ TEST(RunOptions, WorkerFlagsSpellWhatDiffers) {
   RunOptions options;
   options.threads = 2;
   options.repetitions = 5;
-  options.referenceEngine = ReferenceEngine::Baseline;
+  options.referenceEngine = ReferenceEngine::Compiled;
   options.maxWarmupSeconds = 0;
   options.timingLock = "/tmp/lock";
   std::vector<std::string> expected = {
-      "--reference-engine=baseline", "--threads=2",
+      "--reference-engine=compiled", "--threads=2",
       "--max-warmup-seconds=0",      "--reps=5",
       "--timing-lock=/tmp/lock",     "--baseline=original.dojo"};
   EXPECT_EQ(getRunFlags(options, "original.dojo"), expected);

@@ -50,7 +50,7 @@ TEST(RunReport, JsonCarriesTheSchemaVersionAndEveryDocumentedField) {
   const llvm::json::Object *o = json.getAsObject();
   ASSERT_TRUE(o);
   EXPECT_EQ(o->getInteger("schema_version"), kRunReportSchemaVersion);
-  EXPECT_EQ(kRunReportSchemaVersion, 1);
+  EXPECT_EQ(kRunReportSchemaVersion, 2);
   // docs/run-report.md, in its order.
   for (llvm::StringRef key :
        {"kernel", "engine", "reference_mode", "leaf_evaluations", "flops",
@@ -130,13 +130,13 @@ TEST(RunReport, RefusesOtherSchemaVersions) {
       parseRunReport(llvm::formatv("{0}", json).str());
   ASSERT_FALSE(bool(parsed));
   EXPECT_EQ(llvm::toString(parsed.takeError()),
-            "the run report has schema version 2, expected 1");
+            "the run report has schema version 3, expected 2");
 
   json.getAsObject()->erase("schema_version");
   parsed = parseRunReport(llvm::formatv("{0}", json).str());
   ASSERT_FALSE(bool(parsed));
   EXPECT_EQ(llvm::toString(parsed.takeError()),
-            "the run report has schema version (none), expected 1");
+            "the run report has schema version (none), expected 2");
 
   parsed = parseRunReport("");
   EXPECT_FALSE(bool(parsed));
@@ -169,5 +169,66 @@ TEST(RunReport, Roofline) {
   EXPECT_DOUBLE_EQ(roofline->attainableGflops, 2.5);
   EXPECT_DOUBLE_EQ(roofline->percent, 8);
   EXPECT_FALSE(computeRoofline(WorkCounts{100, 200, 800}, 1e-6, 100, 0));
+}
+} // namespace
+
+namespace {
+TEST(RunReport, NumericsNoteFieldsRoundTrip) {
+  // An output that misses the f64 reference but reproduces an original
+  // that is itself off: valid, with the original's own error and a note.
+  RunReport report = makeReport();
+  OutputSummary &y = report.outputs[0];
+  y.comparison->mismatches = 1;
+  y.comparison->maxScaledError = 0.33;
+  Comparison original;
+  original.mismatches = 1;
+  original.maxScaledError = 0.33;
+  y.original = original;
+  y.againstOriginal = Comparison();
+  y.note = "the original kernel itself is off by 33% from the f64 reference";
+  EXPECT_TRUE(y.passed());
+  EXPECT_TRUE(report.passed());
+
+  llvm::json::Value json = toJSON(report);
+  const llvm::json::Object *o =
+      (*json.getAsObject()->getArray("outputs"))[0].getAsObject();
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->getBoolean("valid"), true);
+  EXPECT_EQ(o->getBoolean("matches_reference"), false);
+  EXPECT_EQ(o->getBoolean("original_valid"), false);
+  EXPECT_EQ(o->getNumber("original_max_scaled_error"), 0.33);
+  EXPECT_EQ(o->getBoolean("matches_original"), true);
+  EXPECT_EQ(o->getString("note"), y.note);
+
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << json;
+  llvm::Expected<RunReport> parsed = parseRunReport(text);
+  ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
+  const OutputSummary &back = parsed->outputs[0];
+  EXPECT_TRUE(back.passed());
+  EXPECT_FALSE(back.comparison->passed());
+  EXPECT_TRUE(back.isOriginalOff());
+  EXPECT_EQ(back.note, y.note);
+
+  // Without the original's match, the same output is a mismatch; the
+  // failure names it with the note.
+  y.againstOriginal->mismatches = 1;
+  EXPECT_FALSE(report.passed());
+  EXPECT_EQ(describeFailure(report),
+            "outputs do not match the f64 reference (interpreter)\n  y: " +
+                y.note);
+  EXPECT_NE(print(report).find("MISMATCH against"), std::string::npos);
+}
+
+TEST(RunReport, NeverWrittenElementsAreCounted) {
+  RunReport report = makeReport();
+  report.outputs[0].comparison->mismatches = 2;
+  report.outputs[0].comparison->neverWritten = 2;
+  llvm::json::Value json = toJSON(report);
+  const llvm::json::Object *o =
+      (*json.getAsObject()->getArray("outputs"))[0].getAsObject();
+  EXPECT_EQ(o->getInteger("never_written"), 2);
+  EXPECT_EQ(o->getBoolean("valid"), false);
 }
 } // namespace

@@ -60,3 +60,108 @@ TEST(Validation, NonFiniteValuesMustMatchExactly) {
   EXPECT_FALSE(compareBuffers(make({-inf}), make({inf}), 1e-6).passed());
 }
 } // namespace
+
+namespace {
+double inf = std::numeric_limits<double>::infinity();
+double nan = std::numeric_limits<double>::quiet_NaN();
+
+TEST(Validation, ExpectedValuesAreRoundedToTheOutputType) {
+  MLIRContext ctx;
+  Builder b(&ctx);
+  // Beyond the type's range: an infinity of the same sign.
+  EXPECT_EQ(roundToElementType(6e38, b.getF32Type()), inf);
+  EXPECT_EQ(roundToElementType(-6e38, b.getF32Type()), -inf);
+  EXPECT_EQ(roundToElementType(6e38, b.getF64Type()), 6e38);
+  EXPECT_EQ(roundToElementType(65520, b.getF16Type()), inf);
+  EXPECT_EQ(roundToElementType(65504, b.getF16Type()), 65504);
+  // bf16 has f32's range with 8 bits of precision.
+  EXPECT_EQ(roundToElementType(1e39, b.getBF16Type()), inf);
+  EXPECT_EQ(roundToElementType(3e38, b.getBF16Type()), 0x1.c4p+127);
+  // Below it: the type's subnormals, then zero.
+  EXPECT_EQ(roundToElementType(1e-40, b.getF32Type()),
+            static_cast<double>(1e-40f));
+  EXPECT_GT(roundToElementType(1e-40, b.getF32Type()), 0);
+  EXPECT_EQ(roundToElementType(1e-50, b.getF32Type()), 0);
+  EXPECT_EQ(roundToElementType(1e-8, b.getF16Type()), 0);
+  // Within it: nearest, ties to even.
+  EXPECT_EQ(roundToElementType(1 + 0x1.0p-24, b.getF32Type()), 1);
+  EXPECT_EQ(roundToElementType(1 + 0x1.8p-10, b.getF16Type()), 1 + 0x1.0p-9);
+  // Integers are exact.
+  EXPECT_EQ(roundToElementType(7, b.getI32Type()), 7);
+}
+
+TEST(Validation, OverflowInTheOutputTypeMatchesInfinity) {
+  MLIRContext ctx;
+  Builder b(&ctx);
+  // A true 6e38 is inf in f32: the f32 kernel's inf matches it.
+  HostBuffer actual = make({inf, -inf, 1.0}, ScalarType::f32);
+  Comparison c =
+      compareBuffers(actual, make({6e38, -6e38, 1.0}), 1e-6, b.getF32Type());
+  EXPECT_TRUE(c.passed()) << describe(c);
+  // The type comes from the buffer when none is given.
+  EXPECT_TRUE(compareBuffers(actual, make({6e38, -6e38, 1.0}), 1e-6).passed());
+  // Compared as f64 the same values mismatch.
+  EXPECT_FALSE(
+      compareBuffers(make({inf, -inf, 1.0}), make({6e38, -6e38, 1.0}), 1e-6)
+          .passed());
+  // An infinity of the other sign, or where the type holds the value, is a
+  // mismatch; the first overflow is recorded.
+  c = compareBuffers(make({1.0, inf, -inf}, ScalarType::f32),
+                     make({1.0, 3e38, 6e38}), 1e-6, b.getF32Type());
+  EXPECT_EQ(c.mismatches, 2);
+  EXPECT_EQ(c.overflows, 1);
+  EXPECT_EQ(c.firstOverflow, 1);
+  EXPECT_EQ(c.overflowExpected, 3e38);
+}
+
+TEST(Validation, TinyValuesFlushLikeTheType) {
+  MLIRContext ctx;
+  Builder b(&ctx);
+  // 1e-50 is 0 in f32; next to an RMS of about 1 the difference is nothing
+  // either way, and an exact 0 expected stays exact.
+  HostBuffer actual = make({0.0, 1.0}, ScalarType::f32);
+  Comparison c = compareBuffers(actual, make({1e-50, 1.0}), 0, b.getF32Type());
+  EXPECT_TRUE(c.passed()) << describe(c);
+  EXPECT_EQ(c.maxScaledError, 0);
+}
+
+TEST(Validation, UnwrittenReferenceElementsMatchNothing) {
+  double unwritten = getUnwrittenValue();
+  EXPECT_TRUE(std::isnan(unwritten));
+  EXPECT_TRUE(isUnwrittenValue(unwritten));
+  EXPECT_FALSE(isUnwrittenValue(nan));
+  // Arithmetic on it keeps the payload: a value computed from an unwritten
+  // element is unwritten too.
+  volatile double operand = unwritten;
+  EXPECT_TRUE(isUnwrittenValue(operand + 1.0));
+  EXPECT_TRUE(isUnwrittenValue(-operand));
+
+  // The NaN the run's outputs start with does not match an element the
+  // reference never wrote; a computed NaN matches a computed NaN.
+  Comparison c = compareBuffers(make({nan, nan, 2.0}, ScalarType::f32),
+                                make({unwritten, nan, 2.0}), 1e-6);
+  EXPECT_EQ(c.mismatches, 1);
+  EXPECT_EQ(c.neverWritten, 1);
+  EXPECT_EQ(c.firstNeverWritten, 0);
+  EXPECT_NE(describe(c).find("1 never written by the reference (first at 0)"),
+            std::string::npos)
+      << describe(c);
+  // The RMS ignores it.
+  EXPECT_DOUBLE_EQ(c.rms, 2.0);
+}
+
+TEST(Validation, NumericsAreDescribedInWords) {
+  MLIRContext ctx;
+  Builder b(&ctx);
+  Comparison overflow = compareBuffers(make({1.0, inf}, ScalarType::f32),
+                                       make({1.0, 3e38}), 1e-6, b.getF32Type());
+  EXPECT_EQ(describeNumerics(overflow, b.getF32Type(), 1),
+            "overflows to inf at element 1 (the f64 reference is 3e+38)");
+  Comparison off = compareBuffers(make({0.67}, ScalarType::f32), make({1.0}),
+                                  1e-3, b.getF32Type());
+  EXPECT_EQ(describeNumerics(off, b.getF32Type(), 25165824),
+            "is off by 33% from the f64 reference (f32 rounding of a "
+            "reduction of 25165824 terms)");
+  EXPECT_EQ(describeNumerics(Comparison(), b.getF32Type(), 1), "");
+}
+} // namespace

@@ -33,12 +33,13 @@ llvm::Expected<RunEngine> parseRunEngine(llvm::StringRef name);
 /// one a run actually uses).
 enum class ReferenceEngine {
   Auto,     ///< the interpreter up to `interpLimit` leaf evaluations, else
-            ///< the baseline
+            ///< the compiled f64 reference
   Interp,   ///< the f64 interpreter
-  Baseline, ///< the untransformed kernel compiled by the same JIT
+  Compiled, ///< the untransformed kernel (the baseline, else this kernel)
+            ///< promoted to f64 and compiled by the JIT
 };
 llvm::StringRef stringifyReferenceEngine(ReferenceEngine engine);
-/// Parses `auto`, `interp` or `baseline`; the error lists them.
+/// Parses `auto`, `interp` or `compiled`; the error lists them.
 llvm::Expected<ReferenceEngine> parseReferenceEngine(llvm::StringRef name);
 
 struct RunOptions {
@@ -50,10 +51,12 @@ struct RunOptions {
   bool validate = true;
   ReferenceEngine referenceEngine = ReferenceEngine::Auto;
   /// The largest leaf-evaluation count `Auto` validates with the
-  /// interpreter (it is about 100x slower than compiled code).
+  /// interpreter (it is about 100x slower than compiled code); above it,
+  /// with the compiled f64 reference.
   int64_t interpLimit = int64_t(1) << 28;
   /// Saved outputs to validate against instead of computing a reference
-  /// (written by an earlier validated run, see OutputFile.h); "" for none.
+  /// (the f64 reference outputs and the saving run's own outputs, written
+  /// by an earlier validated run, see OutputFile.h); "" for none.
   std::string referenceOutputs;
 
   /// Seed of the input generator (fillInputs).

@@ -24,7 +24,7 @@ namespace perfdojo {
 
 /// The version of the JSON form. Bump it when a field changes meaning or
 /// disappears (adding a field keeps it), and update docs/run-report.md.
-constexpr int64_t kRunReportSchemaVersion = 1;
+constexpr int64_t kRunReportSchemaVersion = 2;
 
 /// One `out` or `inout` argument after the run.
 struct OutputSummary {
@@ -34,8 +34,24 @@ struct OutputSummary {
   double sum = 0, l2 = 0;
   /// The comparison with the reference, when the run was validated.
   std::optional<Comparison> comparison;
+  /// The original kernel's own outputs compared with the reference, when
+  /// measured (KernelRun.h, step 5).
+  std::optional<Comparison> original;
+  /// This run's outputs compared with the original's, when both differ
+  /// from the reference.
+  std::optional<Comparison> againstOriginal;
+  /// What the comparisons say about numerics, in words: the original
+  /// kernel's own error and whether this run reproduces it. Empty when
+  /// there is nothing to say.
+  std::string note;
 
-  bool passed() const { return !comparison || comparison->passed(); }
+  /// Whether the output matches the reference, or reproduces an original
+  /// kernel that is itself off from it (a numerics note).
+  bool passed() const;
+  /// Whether the original kernel's own outputs are known to be off from
+  /// the reference (then a mismatch of this output is numerics rather than
+  /// a legality bug).
+  bool isOriginalOff() const { return original && !original->passed(); }
 };
 
 /// Wall time of each JIT compilation stage, in milliseconds.
@@ -92,8 +108,15 @@ llvm::json::Value toJSON(const RunReport &report);
 
 /// Reads the JSON form back. Fails on a document that is not a report of
 /// schema version kRunReportSchemaVersion. Comparisons keep what the JSON
-/// holds: pass or fail and the largest scaled error.
+/// holds: pass or fail, the largest scaled error and the count of elements
+/// never written; notes are kept.
 llvm::Expected<RunReport> parseRunReport(llvm::StringRef json);
+
+/// Why a run that did not pass failed, as `perfdojo-run` prints it on
+/// stderr: "outputs do not match <reference>", then one line per failing
+/// output with a note (the original kernel's own error, or this kernel's
+/// numerics).
+std::string describeFailure(const RunReport &report);
 
 /// The human-readable form `perfdojo-run` prints without `--json`.
 void printRunReport(const RunReport &report, llvm::raw_ostream &os);

@@ -3,8 +3,11 @@
 // A candidate is the original kernel plus a move sequence. Evaluating it
 // applies the moves, then runs `perfdojo-run` on the result in a worker
 // process with a time limit: it lowers, compiles, validates and times. The
-// original kernel is validated against the f64 interpreter, every other
-// candidate against the original's saved outputs. A crash, a hang or
+// original kernel is validated against the f64 reference (interpreted or
+// compiled, ReferencePolicy.h) and saves the reference's outputs with its
+// own; every other candidate is validated against those. A candidate that
+// reproduces the original where the original itself is off from the f64
+// reference is valid (a numerics note in its message). A crash, a hang or
 // a miscompile of one candidate is recorded with its reason and never stops
 // the search. Up to `jobs` workers run at once: they compile in parallel and
 // take turns, through a lock file, for everything that touches kernel data,
@@ -19,6 +22,7 @@
 #define PERFDOJO_SEARCH_EVALUATOR_H
 
 #include "perfdojo/Moves/Move.h"
+#include "perfdojo/Runtime/RunOptions.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/JSON.h"
@@ -30,14 +34,15 @@
 namespace perfdojo {
 
 enum class EvaluationStatus {
-  Ok,           ///< compiled, validated, timed
-  IllegalMove,  ///< a move of the sequence was refused (not run)
-  Failed,       ///< the worker reported an error (lowering, compilation)
-  Crashed,      ///< the worker died (signal) or produced no report
-  Timeout,      ///< the worker exceeded the time limit
-  Mismatch,     ///< outputs differ from the original: a legality bug
-  Pruned,       ///< not run: far more work than the original (see
-                ///< EvaluatorOptions::maxWorkRatio)
+  Ok,          ///< compiled, validated, timed
+  IllegalMove, ///< a move of the sequence was refused (not run)
+  Failed,      ///< the worker reported an error (lowering, compilation)
+  Crashed,     ///< the worker died (signal) or produced no report
+  Timeout,     ///< the worker exceeded the time limit
+  Mismatch,    ///< outputs differ from the f64 reference: a legality bug
+               ///< unless `Evaluation::numerics`
+  Pruned,      ///< not run: far more work than the original (see
+               ///< EvaluatorOptions::maxWorkRatio)
 };
 llvm::StringRef stringifyEvaluationStatus(EvaluationStatus status);
 
@@ -51,6 +56,10 @@ struct Evaluation {
   /// Hash of the canonical kernel text: the cache key.
   std::string key;
   std::string message;
+  /// Mismatch only: the original kernel is itself off from the f64
+  /// reference on an output this candidate does not match, so the mismatch
+  /// is numerics (rounding, overflow), not a legality bug.
+  bool numerics = false;
   bool cached = false;
   bool ok() const { return status == EvaluationStatus::Ok; }
 };
@@ -60,6 +69,9 @@ struct EvaluatorOptions {
   std::string runner;
   unsigned threads = 1;
   unsigned repetitions = 5;
+  /// RunOptions::interpLimit of the workers: above it, the f64 reference is
+  /// compiled rather than interpreted.
+  int64_t interpLimit = RunOptions().interpLimit;
   /// Wall-clock limit of one worker, seconds. Once the original kernel has
   /// been evaluated, a candidate gets at most max(10 s, 20 x the original's
   /// worker time x jobs) within this limit.
@@ -135,10 +147,10 @@ private:
   double originalWorkerSeconds = 0;
   /// The lock file workers take turns on (jobs > 1).
   llvm::SmallString<128> lockPath;
-  /// The original kernel's validated outputs, saved by its worker; the
-  /// other candidates are validated against them (without it, against the
-  /// original compiled again in each worker). In the cache directory when
-  /// there is one, so later runs reuse it.
+  /// The f64 reference outputs and the original kernel's own, saved by the
+  /// original's worker; the other candidates are validated against them
+  /// (without it, against the compiled f64 reference in each worker). In
+  /// the cache directory when there is one, so later runs reuse it.
   std::string referencePath;
   bool referenceIsTemporary = false;
 };
