@@ -1,8 +1,10 @@
 //===- OutputFile.cpp - kernel outputs saved as a reference ---------------===//
 //
 // Layout (little-endian host order; the file never leaves the machine):
-//   "PDJOUT1\n", u64 seed, u64 count, then per buffer
-//   u64 name length, name bytes, u8 type (0 f32, 1 f64), u64 elements, data.
+//   "PDJOUT2\n", u64 seed, u64 count, then per buffer
+//   u64 name length, name bytes, u8 type (the ScalarType's value: 0 f16,
+//   1 bf16, 2 f32, 3 f64, 4 bool, 5 i8, 6 i16, 7 i32, 8 i64), u64
+//   elements, data. The version in the magic changes with the type codes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,11 +18,10 @@
 
 using namespace perfdojo;
 
-static constexpr llvm::StringLiteral kMagic = "PDJOUT1\n";
+static constexpr llvm::StringLiteral kMagic = "PDJOUT2\n";
+static constexpr uint8_t kMaxTypeCode = uint8_t(ScalarType::i64);
 
-static size_t getElementBytes(ScalarType type) {
-  return type == ScalarType::f32 ? 4 : 8;
-}
+static size_t getElementBytes(ScalarType type) { return getScalarBytes(type); }
 
 llvm::Error perfdojo::writeOutputFile(
     llvm::StringRef path, uint64_t seed,
@@ -44,7 +45,7 @@ llvm::Error perfdojo::writeOutputFile(
     for (const HostBuffer *buffer : buffers) {
       u64(buffer->getName().size());
       os << buffer->getName();
-      os << char(buffer->getType() == ScalarType::f32 ? 0 : 1);
+      os << char(static_cast<uint8_t>(buffer->getType()));
       u64(buffer->size());
       os.write(static_cast<const char *>(buffer->data()),
                buffer->size() * getElementBytes(buffer->getType()));
@@ -98,9 +99,9 @@ perfdojo::readOutputFile(llvm::StringRef path, uint64_t seed) {
       return malformed();
     std::string name = data.take_front(nameSize).str();
     data = data.drop_front(nameSize);
-    if (data.empty() || uint8_t(data.front()) > 1)
+    if (data.empty() || uint8_t(data.front()) > kMaxTypeCode)
       return malformed();
-    ScalarType type = data.front() == 0 ? ScalarType::f32 : ScalarType::f64;
+    auto type = static_cast<ScalarType>(uint8_t(data.front()));
     data = data.drop_front();
     if (!u64(elements) || elements > data.size() / getElementBytes(type))
       return malformed();

@@ -9,6 +9,9 @@
 //
 //   |actual - expected| <= eps(type) * (4 + 4 * sqrt(K)) * max(|expected|, rms)
 //
+// Integer and bool outputs have exact semantics (docs/ir.md, "Numbers"), so
+// they compare exactly, as integers (no i64 value passes through a double).
+//
 //===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_RUNTIME_VALIDATION_H
 #define PERFDOJO_RUNTIME_VALIDATION_H
@@ -23,7 +26,8 @@ namespace perfdojo {
 /// variable does not appear in its output index. 1 if there is none.
 int64_t getMaxReductionLength(dojo::KernelOp kernel);
 
-/// Relative tolerance for results of `type` accumulated over `K` terms.
+/// Relative tolerance for results of `type` accumulated over `K` terms; 0
+/// for integer and bool types, which compare exactly.
 double getRelativeTolerance(mlir::Type type, int64_t reductionLength);
 
 struct Comparison {
@@ -33,13 +37,22 @@ struct Comparison {
   double maxScaledError = 0;  ///< max |a - e| / max(|e|, rms); NaN-free
   double tolerance = 0;       ///< the relative tolerance used
   double rms = 0;             ///< RMS of the expected values
+  /// An exact (integer or bool) comparison: worstIndex is then the first
+  /// mismatching element, with its values in firstActual/firstExpected.
+  bool exact = false;
+  int64_t firstActual = 0, firstExpected = 0;
   bool passed() const { return mismatches == 0; }
 };
 
 /// Compares `actual` with `expected` element by element. NaN matches only
-/// NaN; infinities must match exactly.
+/// NaN; infinities must match exactly. An integer or bool `actual` is
+/// compared exactly (compareExactly), whatever the tolerance.
 Comparison compareBuffers(const HostBuffer &actual, const HostBuffer &expected,
                           double relativeTolerance);
+
+/// Compares integer or bool elements as integers; the first mismatch is
+/// reported.
+Comparison compareExactly(const HostBuffer &actual, const HostBuffer &expected);
 
 /// One line such as "max scaled error 1.2e-07 (tolerance 4.8e-06)" or the
 /// count and worst element of the mismatches.

@@ -80,10 +80,16 @@ llvm::StringRef getCType(Type type) {
     return "double";
   if (type.isF16() || type.isBF16())
     return "uint16_t";
+  if (type.isInteger(1))
+    return "uint8_t"; // bool: one byte, 0 or 1 (ElementTypes.h)
   if (type.isInteger(8))
     return "int8_t";
+  if (type.isInteger(16))
+    return "int16_t";
   if (type.isInteger(32))
     return "int32_t";
+  if (type.isInteger(64))
+    return "int64_t";
   return "";
 }
 

@@ -1,6 +1,7 @@
 //===- TextSyntax.cpp - statement and buffer grammar ---------------------===//
 
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -108,7 +109,8 @@ std::optional<dojo::Mode> symbolizeModeSuffix(llvm::StringRef suffix) {
 }
 
 void printBufferDecl(llvm::raw_ostream &os, dojo::BufferOp buffer) {
-  os << buffer.getName() << " " << buffer.getElementType() << " [";
+  os << buffer.getName() << " " << getElementTypeName(buffer.getElementType())
+     << " [";
   for (unsigned d = 0, e = buffer.getRank(); d < e; ++d) {
     if (d)
       os << ", ";
@@ -312,6 +314,11 @@ bool MLIRAsmSource::consumeArrow() {
 }
 
 bool MLIRAsmSource::parseElementType(Type &type) {
+  // `bool` is the IR's spelling of i1, which MLIR's type grammar lacks.
+  if (succeeded(parser.parseOptionalKeyword("bool"))) {
+    type = lookupElementType("bool", parser.getContext());
+    return true;
+  }
   return succeeded(parser.parseType(type));
 }
 
