@@ -161,9 +161,7 @@ checkReduction(MoveState &state, const MoveRequest &request, Location errorLoc,
                   "regroups its updates (R1)");
   Type elementType = output.getElementType();
   if (!getIdentity(reduce, elementType)) {
-    std::string type;
-    llvm::raw_string_ostream os(type);
-    os << elementType;
+    std::string type = getElementTypeName(elementType);
     return failAt(leaf.getLoc(), "the reduction",
                   stringifyReduceKind(reduce) + "= on " + type +
                       " has no identity to initialize the partial results "

@@ -149,9 +149,10 @@ void printConstant(llvm::raw_ostream &os, double value) {
     return;
   }
   char buf[64];
-  // Integers print plainly (`720000`, not `7.2e5`) while they are short and
-  // exact; everything else as the fewest "%g" digits that read back.
-  if (value == std::trunc(value) && std::abs(value) < 1e16) {
+  // Integers print plainly (`720000`, not `7.2e5`) up to 2^63, so every
+  // constant of an i64 statement reads as an integer; everything else as
+  // the fewest "%g" digits that read back.
+  if (value == std::trunc(value) && std::abs(value) <= 0x1.0p63) {
     std::snprintf(buf, sizeof(buf), "%.0f", value);
     os << (std::strcmp(buf, "-0") == 0 ? "-0.0" : buf);
     return;
