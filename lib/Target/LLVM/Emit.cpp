@@ -2,6 +2,7 @@
 
 #include "perfdojo/Target/LLVM/Emit.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Target/LLVM/CodeGen.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -181,8 +182,8 @@ LogicalResult perfdojo::emitCHeader(ModuleOp module, llvm::raw_ostream &os,
       // Align the comments of one prototype.
       for (size_t pad = decl.size(); pad < 32; ++pad)
         os << ' ';
-      os << " /* " << buffer.getName() << ": " << buffer.getElementType()
-         << " [";
+      os << " /* " << buffer.getName() << ": "
+         << getElementTypeName(buffer.getElementType()) << " [";
       llvm::interleaveComma(buffer.getShape(), os);
       os << "] " << dojo::stringifyRole(buffer.getRole()) << " */";
     }
