@@ -145,6 +145,27 @@ Value emitSelectLess(OpBuilder &b, Location loc, Value a, Value bv) {
   return arith::SelectOp::create(b, loc, less, bv, a);
 }
 
+/// `a / d` truncating, with the IR's values where the hardware traps
+/// (docs/ir.md, "Numbers"): `a / 0 = 0` and `MIN / -1 = MIN` (the wrapped
+/// quotient, `0 - a`). The divisor is replaced by 1 in those cases, so the
+/// division itself never traps.
+Value emitIntegerDivision(OpBuilder &b, Location loc, Value a, Value d) {
+  Type type = a.getType();
+  Value zero = emitConstant(b, loc, type, 0);
+  Value one = emitConstant(b, loc, type, 1);
+  Value minusOne = emitConstant(b, loc, type, -1);
+  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d,
+                                       zero);
+  Value isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
+                                           d, minusOne);
+  Value special = arith::OrIOp::create(b, loc, isZero, isMinusOne);
+  Value safe = arith::SelectOp::create(b, loc, special, one, d);
+  Value quotient = arith::DivSIOp::create(b, loc, a, safe);
+  Value negated = arith::SubIOp::create(b, loc, zero, a);
+  Value result = arith::SelectOp::create(b, loc, isMinusOne, negated, quotient);
+  return arith::SelectOp::create(b, loc, isZero, zero, result);
+}
+
 /// Bool values are bytes holding 0 or 1 (see `getStorageElementType`); the
 /// operations bool has (ElementTypes.h) are the bitwise and and or.
 Value emitBoolCompute(OpBuilder &b, Location loc, bool isOr, Value a,
@@ -177,7 +198,7 @@ FailureOr<Value> emitCompute(OpBuilder &b, LeafOp leaf, OpKind kind,
               : arith::MulIOp::create(b, loc, a, x).getResult();
   case OpKind::div:
     return fp ? arith::DivFOp::create(b, loc, a, x).getResult()
-              : arith::DivSIOp::create(b, loc, a, x).getResult();
+              : emitIntegerDivision(b, loc, a, x);
   case OpKind::max:
     return emitSelectGreater(b, loc, a, x);
   case OpKind::min:

@@ -129,9 +129,9 @@ template <typename I>
 I wrapMul(I a, I b) {
   return static_cast<I>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
 }
-/// Truncating division. Division by zero and MIN / -1 are undefined in the
-/// IR (the compiled code traps); the interpreter must not, and gives 0 and
-/// MIN (the wrapped quotient).
+/// Truncating division, with the IR's values where hardware traps
+/// (docs/ir.md, "Numbers"): a / 0 = 0, MIN / -1 = MIN (the wrapped
+/// quotient), as the lowering emits them.
 template <typename I>
 I truncDiv(I a, I b) {
   if (b == 0)

@@ -135,6 +135,8 @@ std::string perfdojo::describe(const Comparison &c) {
   if (c.exact) {
     if (c.passed())
       os << "exact match";
+    else if (c.worstIndex < 0)
+      os << c.mismatches << " element(s) more or fewer than the reference";
     else
       os << c.mismatches << " mismatching element(s) (exact comparison); "
          << "first at " << c.worstIndex << ": got " << c.firstActual
