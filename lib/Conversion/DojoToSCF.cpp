@@ -154,10 +154,10 @@ Value emitIntegerDivision(OpBuilder &b, Location loc, Value a, Value d) {
   Value zero = emitConstant(b, loc, type, 0);
   Value one = emitConstant(b, loc, type, 1);
   Value minusOne = emitConstant(b, loc, type, -1);
-  Value isZero = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d,
-                                       zero);
-  Value isMinusOne = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq,
-                                           d, minusOne);
+  Value isZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, zero);
+  Value isMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, minusOne);
   Value special = arith::OrIOp::create(b, loc, isZero, isMinusOne);
   Value safe = arith::SelectOp::create(b, loc, special, one, d);
   Value quotient = arith::DivSIOp::create(b, loc, a, safe);
@@ -168,8 +168,7 @@ Value emitIntegerDivision(OpBuilder &b, Location loc, Value a, Value d) {
 
 /// Bool values are bytes holding 0 or 1 (see `getStorageElementType`); the
 /// operations bool has (ElementTypes.h) are the bitwise and and or.
-Value emitBoolCompute(OpBuilder &b, Location loc, bool isOr, Value a,
-                      Value x) {
+Value emitBoolCompute(OpBuilder &b, Location loc, bool isOr, Value a, Value x) {
   return isOr ? arith::OrIOp::create(b, loc, a, x).getResult()
               : arith::AndIOp::create(b, loc, a, x).getResult();
 }
@@ -181,8 +180,8 @@ FailureOr<Value> emitCompute(OpBuilder &b, LeafOp leaf, OpKind kind,
   Value x = args.size() > 1 ? args[1] : Value();
   bool fp = isFloatLike(a.getType());
   Type type = a.getType();
-  if (isBool && (kind == OpKind::mul || kind == OpKind::max ||
-                 kind == OpKind::min))
+  if (isBool &&
+      (kind == OpKind::mul || kind == OpKind::max || kind == OpKind::min))
     return emitBoolCompute(b, loc, kind == OpKind::max, a, x);
   switch (kind) {
   case OpKind::copy:
@@ -276,8 +275,7 @@ Value emitCombine(OpBuilder &b, Location loc, ReduceKind kind, Value acc,
   llvm_unreachable("unknown reduction");
 }
 
-vector::CombiningKind getCombiningKind(ReduceKind kind, bool fp,
-                                       bool isBool) {
+vector::CombiningKind getCombiningKind(ReduceKind kind, bool fp, bool isBool) {
   if (isBool)
     return kind == ReduceKind::max ? vector::CombiningKind::OR
                                    : vector::CombiningKind::AND;

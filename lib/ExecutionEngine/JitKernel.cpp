@@ -54,9 +54,7 @@ static float extendhfsf2(_Float16 x) {
   return halfToFloat(bits);
 }
 static __bf16 truncsfbf2(float x) { return asBFloat16(floatToBFloat16(x)); }
-static __bf16 truncdfbf2(double x) {
-  return asBFloat16(doubleToBFloat16(x));
-}
+static __bf16 truncdfbf2(double x) { return asBFloat16(doubleToBFloat16(x)); }
 #endif
 
 /// Defines the conversions above in the JIT's symbol table.

@@ -144,7 +144,6 @@ perfdojo::timeKernel(JitKernel &kernel, llvm::ArrayRef<HostBuffer> inputs,
       options,
       [&](unsigned copy) {
         for (const HostBuffer &buffer : rotation.getSet(copy))
-          touchMemory(buffer.data(),
-                      buffer.size() * buffer.getElementBytes());
+          touchMemory(buffer.data(), buffer.size() * buffer.getElementBytes());
       });
 }

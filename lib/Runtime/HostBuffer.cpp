@@ -258,8 +258,7 @@ void perfdojo::fillUndefined(HostBuffer &buffer) {
   if (isFloatScalarType(buffer.getType()))
     buffer.fill(std::numeric_limits<double>::quiet_NaN());
   else
-    std::memset(buffer.data(), 0xA5,
-                buffer.size() * buffer.getElementBytes());
+    std::memset(buffer.data(), 0xA5, buffer.size() * buffer.getElementBytes());
 }
 
 std::vector<HostBuffer>

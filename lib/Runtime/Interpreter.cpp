@@ -55,8 +55,7 @@ using LoopFn = void (*)(void *out, int64_t so, const void *a, int64_t sa,
 // the compiled code does for the functions (an f32 libm call, rounded).
 //===----------------------------------------------------------------------===//
 
-template <typename S, typename V>
-struct SameTraits {
+template <typename S, typename V> struct SameTraits {
   using Storage = S;
   using Value = V;
   static constexpr bool isFloat = std::is_floating_point_v<V>;
@@ -93,47 +92,35 @@ struct BoolTraits : SameTraits<uint8_t, uint8_t> {
   static uint8_t fromIndex(int64_t v) { return v != 0; }
 };
 
-template <ScalarType T>
-struct Traits;
-template <>
-struct Traits<ScalarType::f32> : SameTraits<float, float> {};
-template <>
-struct Traits<ScalarType::f64> : SameTraits<double, double> {};
+template <ScalarType T> struct Traits;
+template <> struct Traits<ScalarType::f32> : SameTraits<float, float> {};
+template <> struct Traits<ScalarType::f64> : SameTraits<double, double> {};
 template <>
 struct Traits<ScalarType::f16> : HalfTraits<doubleToHalf, halfToFloat> {};
 template <>
 struct Traits<ScalarType::bf16>
     : HalfTraits<doubleToBFloat16, bfloat16ToFloat> {};
-template <>
-struct Traits<ScalarType::i1> : BoolTraits {};
-template <>
-struct Traits<ScalarType::i8> : SameTraits<int8_t, int8_t> {};
-template <>
-struct Traits<ScalarType::i16> : SameTraits<int16_t, int16_t> {};
-template <>
-struct Traits<ScalarType::i32> : SameTraits<int32_t, int32_t> {};
-template <>
-struct Traits<ScalarType::i64> : SameTraits<int64_t, int64_t> {};
+template <> struct Traits<ScalarType::i1> : BoolTraits {};
+template <> struct Traits<ScalarType::i8> : SameTraits<int8_t, int8_t> {};
+template <> struct Traits<ScalarType::i16> : SameTraits<int16_t, int16_t> {};
+template <> struct Traits<ScalarType::i32> : SameTraits<int32_t, int32_t> {};
+template <> struct Traits<ScalarType::i64> : SameTraits<int64_t, int64_t> {};
 
 /// Two's complement arithmetic modulo 2^w: through uint64_t, whose
 /// arithmetic wraps, and back with a modular conversion.
-template <typename I>
-I wrapAdd(I a, I b) {
+template <typename I> I wrapAdd(I a, I b) {
   return static_cast<I>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
 }
-template <typename I>
-I wrapSub(I a, I b) {
+template <typename I> I wrapSub(I a, I b) {
   return static_cast<I>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
 }
-template <typename I>
-I wrapMul(I a, I b) {
+template <typename I> I wrapMul(I a, I b) {
   return static_cast<I>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
 }
 /// Truncating division, with the IR's values where hardware traps
 /// (docs/ir.md, "Numbers"): a / 0 = 0, MIN / -1 = MIN (the wrapped
 /// quotient), as the lowering emits them.
-template <typename I>
-I truncDiv(I a, I b) {
+template <typename I> I truncDiv(I a, I b) {
   if (b == 0)
     return 0;
   if (b == I(-1))
@@ -149,8 +136,7 @@ constexpr bool isFloatFunction(OpKind k) {
 /// Whether the interpreter has code for `K` in `Tr`. What a kernel may ask
 /// is the verifier's (ElementTypes.h); this only keeps meaningless
 /// combinations from being instantiated.
-template <typename Tr, OpKind K>
-constexpr bool hasCode() {
+template <typename Tr, OpKind K> constexpr bool hasCode() {
   if constexpr (Tr::isBool)
     return K == OpKind::copy || K == OpKind::mul || K == OpKind::max ||
            K == OpKind::min;
@@ -161,8 +147,7 @@ constexpr bool hasCode() {
 }
 
 template <typename Tr, OpKind K>
-inline typename Tr::Value compute(typename Tr::Value a,
-                                  typename Tr::Value b) {
+inline typename Tr::Value compute(typename Tr::Value a, typename Tr::Value b) {
   using V = typename Tr::Value;
   if constexpr (Tr::isBool) {
     switch (K) {
@@ -296,13 +281,12 @@ void loop(void *outp, int64_t so, const void *ap, int64_t sa, const void *bp,
     if constexpr (R == ReduceKind::none)
       out[i * so] = Tr::store(v);
     else
-      out[i * so] = Tr::store(
-          combine<Tr, R>(Tr::load(out[i * so]), Tr::round(v)));
+      out[i * so] =
+          Tr::store(combine<Tr, R>(Tr::load(out[i * so]), Tr::round(v)));
   }
 }
 
-template <typename Tr, OpKind K>
-LoopFn selectReduce(ReduceKind r) {
+template <typename Tr, OpKind K> LoopFn selectReduce(ReduceKind r) {
   if constexpr (!hasCode<Tr, K>()) {
     return nullptr;
   } else {
@@ -325,8 +309,7 @@ LoopFn selectReduce(ReduceKind r) {
   }
 }
 
-template <typename Tr>
-LoopFn selectLoop(OpKind k, ReduceKind r) {
+template <typename Tr> LoopFn selectLoop(OpKind k, ReduceKind r) {
   switch (k) {
 #define PERFDOJO_OP_CASE(K)                                                    \
   case OpKind::K:                                                              \
@@ -362,8 +345,7 @@ struct TypeCode {
                        int64_t n) = nullptr;
 };
 
-template <ScalarType T>
-TypeCode makeTypeCode() {
+template <ScalarType T> TypeCode makeTypeCode() {
   using Tr = Traits<T>;
   using S = typename Tr::Storage;
   TypeCode code;
@@ -387,8 +369,7 @@ const TypeCode &getTypeCode(ScalarType type) {
       makeTypeCode<ScalarType::i1>(),  makeTypeCode<ScalarType::i8>(),
       makeTypeCode<ScalarType::i16>(), makeTypeCode<ScalarType::i32>(),
       makeTypeCode<ScalarType::i64>()};
-  static_assert(sizeof(codes) / sizeof(codes[0]) ==
-                    size_t(ScalarType::i64) + 1,
+  static_assert(sizeof(codes) / sizeof(codes[0]) == size_t(ScalarType::i64) + 1,
                 "one entry per ScalarType, in order");
   return codes[static_cast<size_t>(type)];
 }
@@ -402,9 +383,9 @@ struct Access {
 
 struct Operand {
   enum Kind { Memory, Constant, Index } kind = Memory;
-  Access access;                  // Memory
+  Access access;                    // Memory
   alignas(8) char constant[8] = {}; // Constant, stored in the leaf's type
-  LinearForm index;               // Index
+  LinearForm index;                 // Index
 };
 
 struct Leaf {

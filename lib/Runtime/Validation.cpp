@@ -121,8 +121,8 @@ Comparison perfdojo::compareExactly(const HostBuffer &actual,
     // verdict.
     double scale = std::max(std::abs(static_cast<double>(e)), c.rms);
     double diff = std::abs(static_cast<double>(a) - static_cast<double>(e));
-    c.maxScaledError = std::max(c.maxScaledError, scale > 0 ? diff / scale
-                                                            : diff);
+    c.maxScaledError =
+        std::max(c.maxScaledError, scale > 0 ? diff / scale : diff);
   }
   if (actual.size() != expected.size())
     c.mismatches += std::abs(actual.size() - expected.size());

@@ -30,10 +30,9 @@ TEST(HostBuffer, ElementBytesAreTheNativeStorage) {
 
 TEST(HostBuffer, I64RoundTripsBeyondTwoToThe53) {
   HostBuffer b("b", ScalarType::i64, 4);
-  int64_t values[] = {(int64_t(1) << 53) + 1,
-                      std::numeric_limits<int64_t>::max(),
-                      std::numeric_limits<int64_t>::min(),
-                      -(int64_t(1) << 60) - 7};
+  int64_t values[] = {
+      (int64_t(1) << 53) + 1, std::numeric_limits<int64_t>::max(),
+      std::numeric_limits<int64_t>::min(), -(int64_t(1) << 60) - 7};
   for (int i = 0; i < 4; ++i)
     b.setInt(i, values[i]);
   for (int i = 0; i < 4; ++i)
@@ -90,7 +89,7 @@ TEST(HostBuffer, HalfAndBFloat16RoundToNearestEven) {
   HostBuffer h("h", ScalarType::f16, 4), g("g", ScalarType::bf16, 3);
   h.set(0, 2049); // a tie between 2048 and 2050: the even one
   h.set(1, 0.1);
-  h.set(2, 65520); // rounds past the largest finite f16, 65504
+  h.set(2, 65520);                 // rounds past the largest finite f16, 65504
   h.set(3, -std::ldexp(1.0, -24)); // the smallest subnormal
   EXPECT_EQ(h.get(0), 2048);
   EXPECT_EQ(h.get(1), 0.0999755859375);
@@ -107,8 +106,8 @@ TEST(HostBuffer, HalfAndBFloat16RoundToNearestEven) {
 
 /// Every f16 and bf16 pattern widens to the value APFloat gives it and
 /// narrows back to itself; values between neighbours round as APFloat does.
-void checkFormat(const llvm::fltSemantics &semantics,
-                 double (*widen)(uint16_t), uint16_t (*narrow)(double)) {
+void checkFormat(const llvm::fltSemantics &semantics, double (*widen)(uint16_t),
+                 uint16_t (*narrow)(double)) {
   for (uint32_t bits = 0; bits < 0x10000; ++bits) {
     llvm::APFloat value(semantics, llvm::APInt(16, bits));
     double exact = widen(bits);
@@ -125,7 +124,8 @@ void checkFormat(const llvm::fltSemantics &semantics,
     if (!std::isfinite(exact) || std::isnan(up) || bits == 0x7fff)
       continue;
     double mid = exact / 2 + up / 2;
-    for (double x : {mid, std::nextafter(mid, exact), std::nextafter(mid, up)}) {
+    for (double x :
+         {mid, std::nextafter(mid, exact), std::nextafter(mid, up)}) {
       llvm::APFloat expected(x);
       bool losesInfo;
       expected.convert(semantics, llvm::APFloat::rmNearestTiesToEven,

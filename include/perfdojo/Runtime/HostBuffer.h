@@ -79,14 +79,10 @@ private:
   };
   /// Allocates 64-byte aligned storage for `numElements` elements.
   void allocate();
-  template <typename T>
-  const T &at(int64_t i) const {
+  template <typename T> const T &at(int64_t i) const {
     return static_cast<const T *>(data())[i];
   }
-  template <typename T>
-  T &at(int64_t i) {
-    return static_cast<T *>(data())[i];
-  }
+  template <typename T> T &at(int64_t i) { return static_cast<T *>(data())[i]; }
 
   std::string name;
   ScalarType type = ScalarType::f64;

@@ -19,8 +19,7 @@ namespace perfdojo {
 namespace float16_detail {
 
 /// The 16-bit format with `ExpBits` exponent and `ManBits` fraction bits.
-template <int ExpBits, int ManBits>
-struct Format {
+template <int ExpBits, int ManBits> struct Format {
   static_assert(1 + ExpBits + ManBits == 16, "a 16-bit format");
   static constexpr int kBias = (1 << (ExpBits - 1)) - 1;
   static constexpr uint16_t kExpMask = ((1u << ExpBits) - 1) << ManBits;

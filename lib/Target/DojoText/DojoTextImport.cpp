@@ -13,9 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "perfdojo/Target/DojoText/DojoText.h"
 #include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
+#include "perfdojo/Target/DojoText/DojoText.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -162,8 +162,8 @@ public:
       type = lookupElementType(name, ctx);
       if (type)
         return true;
-      mlir::emitError(at) << "unknown element type '" << name
-                          << "'; expected " << getSupportedElementTypeList();
+      mlir::emitError(at) << "unknown element type '" << name << "'; expected "
+                          << getSupportedElementTypeList();
       return false;
     }
     return emitError("expected an element type (" +

@@ -57,8 +57,8 @@ LogicalResult BufferOp::verify() {
            << "not 'inf' or 'nan')";
   if (!isSupportedElementType(getElementType()))
     return emitOpError("element type ")
-           << getElementType()
-           << " is not supported; expected " << getSupportedElementTypeList();
+           << getElementType() << " is not supported; expected "
+           << getSupportedElementTypeList();
   int64_t rank = getRank();
   if ((int64_t)getPadding().size() != rank || (int64_t)getReused().size() != rank)
     return emitOpError("padding and reuse flags must have one entry per "

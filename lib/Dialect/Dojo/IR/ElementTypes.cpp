@@ -95,9 +95,10 @@ perfdojo::findOperationTypeViolation(OpKind kind, ReduceKind reduce,
   }
 }
 
-std::optional<std::string>
-perfdojo::findConstantViolation(double value, Type type, OpKind kind,
-                                unsigned operand) {
+std::optional<std::string> perfdojo::findConstantViolation(double value,
+                                                           Type type,
+                                                           OpKind kind,
+                                                           unsigned operand) {
   std::string name = "'" + getElementTypeName(type) + "'";
   auto bad = [&](llvm::StringRef why) {
     std::string text;

@@ -1,4 +1,4 @@
-//===- ElementTypes.h - the element types of the IR and their rules -*- C++ -*-===//
+//===- ElementTypes.h - element types of the IR and their rules -*- C++ -*-===//
 //
 // The one statement of what element types the IR has, how `.dojo` spells
 // them, and which statements each type gives a value to (docs/ir.md,
