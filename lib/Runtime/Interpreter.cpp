@@ -51,7 +51,7 @@ using LoopFn = void (*)(void *out, int64_t so, const void *a, int64_t sa,
 // type (what one operation computes in); `store` rounds a value to the
 // element type. f16 and bf16 compute one operation in f32 and round its
 // result, which is the correctly rounded f16/bf16 result for + - * / and
-// sqrt (f32 has more than twice their precision plus two bits) and what
+// sqrt (f32 has at least twice their precision plus two bits) and what
 // the compiled code does for the functions (an f32 libm call, rounded).
 //===----------------------------------------------------------------------===//
 
