@@ -19,6 +19,7 @@
 #include "perfdojo/Conversion/Passes.h"
 #include "perfdojo/Analysis/Privatization.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 #include "perfdojo/Dialect/Dojo/IR/ModeRules.h"
 #include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
@@ -144,13 +145,44 @@ Value emitSelectLess(OpBuilder &b, Location loc, Value a, Value bv) {
   return arith::SelectOp::create(b, loc, less, bv, a);
 }
 
+/// `a / d` truncating, with the IR's values where the hardware traps
+/// (docs/ir.md, "Numbers"): `a / 0 = 0` and `MIN / -1 = MIN` (the wrapped
+/// quotient, `0 - a`). The divisor is replaced by 1 in those cases, so the
+/// division itself never traps.
+Value emitIntegerDivision(OpBuilder &b, Location loc, Value a, Value d) {
+  Type type = a.getType();
+  Value zero = emitConstant(b, loc, type, 0);
+  Value one = emitConstant(b, loc, type, 1);
+  Value minusOne = emitConstant(b, loc, type, -1);
+  Value isZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, zero);
+  Value isMinusOne =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, d, minusOne);
+  Value special = arith::OrIOp::create(b, loc, isZero, isMinusOne);
+  Value safe = arith::SelectOp::create(b, loc, special, one, d);
+  Value quotient = arith::DivSIOp::create(b, loc, a, safe);
+  Value negated = arith::SubIOp::create(b, loc, zero, a);
+  Value result = arith::SelectOp::create(b, loc, isMinusOne, negated, quotient);
+  return arith::SelectOp::create(b, loc, isZero, zero, result);
+}
+
+/// Bool values are bytes holding 0 or 1 (see `getStorageElementType`); the
+/// operations bool has (ElementTypes.h) are the bitwise and and or.
+Value emitBoolCompute(OpBuilder &b, Location loc, bool isOr, Value a, Value x) {
+  return isOr ? arith::OrIOp::create(b, loc, a, x).getResult()
+              : arith::AndIOp::create(b, loc, a, x).getResult();
+}
+
 FailureOr<Value> emitCompute(OpBuilder &b, LeafOp leaf, OpKind kind,
-                             ArrayRef<Value> args) {
+                             ArrayRef<Value> args, bool isBool) {
   Location loc = leaf.getLoc();
   Value a = args[0];
   Value x = args.size() > 1 ? args[1] : Value();
   bool fp = isFloatLike(a.getType());
   Type type = a.getType();
+  if (isBool &&
+      (kind == OpKind::mul || kind == OpKind::max || kind == OpKind::min))
+    return emitBoolCompute(b, loc, kind == OpKind::max, a, x);
   switch (kind) {
   case OpKind::copy:
     return a;
@@ -165,7 +197,7 @@ FailureOr<Value> emitCompute(OpBuilder &b, LeafOp leaf, OpKind kind,
               : arith::MulIOp::create(b, loc, a, x).getResult();
   case OpKind::div:
     return fp ? arith::DivFOp::create(b, loc, a, x).getResult()
-              : arith::DivSIOp::create(b, loc, a, x).getResult();
+              : emitIntegerDivision(b, loc, a, x);
   case OpKind::max:
     return emitSelectGreater(b, loc, a, x);
   case OpKind::min:
@@ -189,10 +221,12 @@ FailureOr<Value> emitCompute(OpBuilder &b, LeafOp leaf, OpKind kind,
   default:
     break;
   }
+  // The verifier rejects these already (ElementTypes.h); this guards
+  // kernels lowered without verification.
   if (!fp)
-    return leaf.emitOpError("operation '")
-           << stringifyOpKind(kind) << "' needs a floating-point element type, "
-           << "but the leaf computes in " << getElementTypeOrSelf(type);
+    return leaf.emitOpError(*findOperationTypeViolation(
+               kind, ReduceKind::none, getElementTypeOrSelf(type)))
+           << ", but the leaf computes in " << getElementTypeOrSelf(type);
   switch (kind) {
   case OpKind::exp:
     return math::ExpOp::create(b, loc, a).getResult();
@@ -220,8 +254,10 @@ FailureOr<Value> emitCompute(OpBuilder &b, LeafOp leaf, OpKind kind,
 
 /// `acc op= v` with the interpreter's combine formulas.
 Value emitCombine(OpBuilder &b, Location loc, ReduceKind kind, Value acc,
-                  Value v) {
+                  Value v, bool isBool) {
   bool fp = isFloatLike(v.getType());
+  if (isBool && kind != ReduceKind::none)
+    return emitBoolCompute(b, loc, kind == ReduceKind::max, acc, v);
   switch (kind) {
   case ReduceKind::none:
     return v;
@@ -239,7 +275,10 @@ Value emitCombine(OpBuilder &b, Location loc, ReduceKind kind, Value acc,
   llvm_unreachable("unknown reduction");
 }
 
-vector::CombiningKind getCombiningKind(ReduceKind kind, bool fp) {
+vector::CombiningKind getCombiningKind(ReduceKind kind, bool fp, bool isBool) {
+  if (isBool)
+    return kind == ReduceKind::max ? vector::CombiningKind::OR
+                                   : vector::CombiningKind::AND;
   switch (kind) {
   case ReduceKind::mul:
     return vector::CombiningKind::MUL;
@@ -250,6 +289,15 @@ vector::CombiningKind getCombiningKind(ReduceKind kind, bool fp) {
   default:
     return vector::CombiningKind::ADD;
   }
+}
+
+/// The element type a buffer is stored in: its own, except bool, which is
+/// stored one byte per element (0 or 1), the layout of PhysicalLayout.h
+/// and of the runtime's buffers. An i1 memref would do for scalars, but
+/// LLVM packs vectors of i1 into bits, so `:v` loads would not read bytes.
+Type getStorageElementType(BufferOp buffer) {
+  Type type = buffer.getElementType();
+  return isBoolType(type) ? IntegerType::get(type.getContext(), 8) : type;
 }
 
 /// Converts a scalar or vector value to element type `elem`.
@@ -309,7 +357,7 @@ LogicalResult KernelLowering::planStorage() {
       storage.dims.push_back(d);
       shape.push_back(buffer.getAllocatedExtent(d));
     }
-    storage.type = MemRefType::get(shape, buffer.getElementType());
+    storage.type = MemRefType::get(shape, getStorageElementType(buffer));
     for (StringRef array : buffer.getArrayNames())
       arrayStorage[array] = storages.size();
     storages.push_back(std::move(storage));
@@ -568,6 +616,7 @@ LogicalResult KernelLowering::lowerLeaf(LeafOp leaf, OpBuilder &b) {
   Location loc = leaf.getLoc();
   Storage &out = storageOf(leaf.getArray());
   Type type = out.type.getElementType();
+  bool isBool = isBoolType(out.buffer.getElementType());
   SmallVector<Value, 2> args;
   for (Attribute input : leaf.getInputs()) {
     FailureOr<Value> v = emitScalarOperand(b, loc, input, type);
@@ -575,7 +624,7 @@ LogicalResult KernelLowering::lowerLeaf(LeafOp leaf, OpBuilder &b) {
       return failure();
     args.push_back(*v);
   }
-  FailureOr<Value> value = emitCompute(b, leaf, leaf.getKind(), args);
+  FailureOr<Value> value = emitCompute(b, leaf, leaf.getKind(), args, isBool);
   if (failed(value))
     return failure();
   SmallVector<Value> indices =
@@ -583,7 +632,7 @@ LogicalResult KernelLowering::lowerLeaf(LeafOp leaf, OpBuilder &b) {
   Value result = *value;
   if (leaf.getReduce() != ReduceKind::none) {
     Value old = memref::LoadOp::create(b, loc, out.memref, indices);
-    result = emitCombine(b, loc, leaf.getReduce(), old, result);
+    result = emitCombine(b, loc, leaf.getReduce(), old, result, isBool);
   }
   memref::StoreOp::create(b, loc, result, out.memref, indices);
   return success();
@@ -593,6 +642,7 @@ LogicalResult KernelLowering::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
   Location loc = leaf.getLoc();
   Storage &out = storageOf(leaf.getArray());
   Type elem = out.type.getElementType();
+  bool isBool = isBoolType(out.buffer.getElementType());
   auto vecType = VectorType::get({laneWidth}, elem);
 
   SmallVector<Value, 2> args;
@@ -650,7 +700,7 @@ LogicalResult KernelLowering::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
     }
     return leaf.emitOpError("unsupported operand ") << input;
   }
-  FailureOr<Value> value = emitCompute(b, leaf, leaf.getKind(), args);
+  FailureOr<Value> value = emitCompute(b, leaf, leaf.getKind(), args, isBool);
   if (failed(value))
     return failure();
 
@@ -662,7 +712,7 @@ LogicalResult KernelLowering::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
     Value result = *value;
     if (reduce != ReduceKind::none) {
       Value old = vector::LoadOp::create(b, loc, vecType, out.memref, indices);
-      result = emitCombine(b, loc, reduce, old, result);
+      result = emitCombine(b, loc, reduce, old, result, isBool);
     }
     vector::StoreOp::create(b, loc, result, out.memref, indices);
     return success();
@@ -679,10 +729,10 @@ LogicalResult KernelLowering::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
       // A tree over the lanes, not a chain: the moves allowed this
       // reduction to be reordered (reassociation policy).
       Value lanes = vector::ReductionOp::create(
-          b, loc, getCombiningKind(reduce, isFloatLike(elem)), *value,
+          b, loc, getCombiningKind(reduce, isFloatLike(elem), isBool), *value,
           arith::FastMathFlags::reassoc);
       Value old = memref::LoadOp::create(b, loc, out.memref, indices);
-      result = emitCombine(b, loc, reduce, old, lanes);
+      result = emitCombine(b, loc, reduce, old, lanes, isBool);
     }
     memref::StoreOp::create(b, loc, result, out.memref, indices);
     return success();
@@ -694,7 +744,7 @@ LogicalResult KernelLowering::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
       Value result = vector::ExtractOp::create(b, loc, *value, l);
       if (reduce != ReduceKind::none) {
         Value old = memref::LoadOp::create(b, loc, out.memref, indices);
-        result = emitCombine(b, loc, reduce, old, result);
+        result = emitCombine(b, loc, reduce, old, result, isBool);
       }
       memref::StoreOp::create(b, loc, result, out.memref, indices);
     }

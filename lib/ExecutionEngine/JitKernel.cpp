@@ -1,6 +1,7 @@
 //===- JitKernel.cpp - compile and call a dojo kernel in-process ----------===//
 
 #include "perfdojo/ExecutionEngine/JitKernel.h"
+#include "perfdojo/Support/Float16.h"
 #include "perfdojo/Target/LLVM/CodeGen.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -8,6 +9,7 @@
 #include "mlir/IR/IRMapping.h"
 
 #include <chrono>
+#include <cstring>
 
 extern "C" void omp_set_num_threads(int);
 
@@ -25,6 +27,59 @@ void perfdojo::setJitThreads(unsigned threads) {
     omp_set_num_threads(static_cast<int>(threads));
 }
 
+//===----------------------------------------------------------------------===//
+// The f16 and bf16 conversions LLVM calls where the target has no
+// instruction for them (compiler-rt's names and ABI: the 16-bit value in an
+// SSE register). The JIT resolves symbols from this process, which links
+// no compiler-rt, so bf16 kernels would not link without these.
+//===----------------------------------------------------------------------===//
+
+#if defined(__x86_64__) && (defined(__clang__) || __GNUC__ >= 13)
+#define PERFDOJO_HAS_FLOAT16_RUNTIME 1
+static _Float16 asHalf(uint16_t bits) {
+  _Float16 h;
+  std::memcpy(&h, &bits, sizeof(h));
+  return h;
+}
+static __bf16 asBFloat16(uint16_t bits) {
+  __bf16 h;
+  std::memcpy(&h, &bits, sizeof(h));
+  return h;
+}
+static _Float16 truncsfhf2(float x) { return asHalf(floatToHalf(x)); }
+static _Float16 truncdfhf2(double x) { return asHalf(doubleToHalf(x)); }
+static float extendhfsf2(_Float16 x) {
+  uint16_t bits;
+  std::memcpy(&bits, &x, sizeof(bits));
+  return halfToFloat(bits);
+}
+static __bf16 truncsfbf2(float x) { return asBFloat16(floatToBFloat16(x)); }
+static __bf16 truncdfbf2(double x) { return asBFloat16(doubleToBFloat16(x)); }
+#endif
+
+/// Defines the conversions above in the JIT's symbol table.
+static void registerFloat16Runtime(ExecutionEngine &engine) {
+#ifdef PERFDOJO_HAS_FLOAT16_RUNTIME
+  engine.registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    auto add = [&](llvm::StringRef name, auto *function) {
+      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                             llvm::JITSymbolFlags::Exported};
+    };
+    add("__truncsfhf2", &truncsfhf2);
+    add("__gnu_f2h_ieee", &truncsfhf2);
+    add("__truncdfhf2", &truncdfhf2);
+    add("__extendhfsf2", &extendhfsf2);
+    add("__gnu_h2f_ieee", &extendhfsf2);
+    add("__truncsfbf2", &truncsfbf2);
+    add("__truncdfbf2", &truncdfbf2);
+    return map;
+  });
+#else
+  (void)engine;
+#endif
+}
+
 JitKernel::~JitKernel() = default;
 
 llvm::Expected<std::unique_ptr<JitKernel>>
@@ -38,8 +93,8 @@ JitKernel::compile(dojo::KernelOp kernel, const JitOptions &options) {
       std::string typeName;
       llvm::raw_string_ostream(typeName) << buffer.getElementType();
       return llvm::createStringError(
-          "argument '%s' has element type %s; the JIT runner passes f32 and "
-          "f64 buffers",
+          "argument '%s' has element type %s, which is no element type of "
+          "the IR",
           buffer.getName().str().c_str(), typeName.c_str());
     }
     jit->argumentTypes.push_back(*type);
@@ -97,6 +152,7 @@ JitKernel::compile(dojo::KernelOp kernel, const JitOptions &options) {
   if (translateError)
     return std::move(translateError);
   jit->engine = std::move(*engine);
+  registerFloat16Runtime(*jit->engine);
   // Machine code is generated lazily at the first lookup: time it here.
   auto entry = jit->engine->lookupPacked(kernel.getSymName());
   if (!entry)

@@ -36,8 +36,7 @@ ArgumentRotation::ArgumentRotation(llvm::ArrayRef<HostBuffer> inputs,
                                    int64_t rotationBytes, unsigned maxCopies) {
   int64_t bytesPerSet = 0;
   for (const HostBuffer &buffer : inputs)
-    bytesPerSet +=
-        buffer.size() * (buffer.getType() == ScalarType::f32 ? 4 : 8);
+    bytesPerSet += buffer.size() * buffer.getElementBytes();
   int64_t target =
       rotationBytes > 0 ? rotationBytes : 2 * getLastLevelCacheBytes();
   unsigned copies = 1;
@@ -145,9 +144,6 @@ perfdojo::timeKernel(JitKernel &kernel, llvm::ArrayRef<HostBuffer> inputs,
       options,
       [&](unsigned copy) {
         for (const HostBuffer &buffer : rotation.getSet(copy))
-          touchMemory(buffer.data(), buffer.size() *
-                                         (buffer.getType() == ScalarType::f32
-                                              ? 4
-                                              : 8));
+          touchMemory(buffer.data(), buffer.size() * buffer.getElementBytes());
       });
 }

@@ -32,8 +32,10 @@
 //     R3  no other leaf in pi's subtree accesses o's buffer, and a's
 //         operands do not read it: nothing sees a partial result, and o
 //         gets no other update between init and combine;
-//     R4  op has an identity for the element type (max= and min= need a
-//         floating-point type, whose identity is -inf or inf);
+//     R4  op has an identity for the element type that a constant can
+//         spell (getReductionIdentity: -inf/inf for floats, the type's
+//         minimum/maximum for integers, false/true for bool; none for
+//         min= in i64);
 //     R5  pi and every scope between pi and a is plain or `:u` (a parallel,
 //         vector or GPU scope there could make unprivatize_reduction race).
 //   Then o_after = o_before op (op over all updates) =
@@ -53,6 +55,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MoveKinds.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -65,24 +68,9 @@ using namespace perfdojo::moves;
 
 namespace {
 
+/// The identity of the reduction in the element type (ElementTypes.h).
 std::optional<double> getIdentity(ReduceKind kind, Type elementType) {
-  switch (kind) {
-  case ReduceKind::add:
-    return 0.0;
-  case ReduceKind::mul:
-    return 1.0;
-  case ReduceKind::max:
-    if (isa<FloatType>(elementType))
-      return -INFINITY;
-    return std::nullopt;
-  case ReduceKind::min:
-    if (isa<FloatType>(elementType))
-      return INFINITY;
-    return std::nullopt;
-  case ReduceKind::none:
-    return std::nullopt;
-  }
-  return std::nullopt;
+  return getReductionIdentity(kind, elementType);
 }
 
 /// `forms` followed by `{d}`.
@@ -173,9 +161,7 @@ checkReduction(MoveState &state, const MoveRequest &request, Location errorLoc,
                   "regroups its updates (R1)");
   Type elementType = output.getElementType();
   if (!getIdentity(reduce, elementType)) {
-    std::string type;
-    llvm::raw_string_ostream os(type);
-    os << elementType;
+    std::string type = getElementTypeName(elementType);
     return failAt(leaf.getLoc(), "the reduction",
                   stringifyReduceKind(reduce) + "= on " + type +
                       " has no identity to initialize the partial results "

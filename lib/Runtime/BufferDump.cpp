@@ -22,7 +22,13 @@ llvm::Error perfdojo::writeBufferDump(dojo::KernelOp kernel,
     if (buffer.getRole() == skip)
       continue;
     os << "# " << arg.getName() << " " << describeArgumentType(buffer) << "\n";
-    const char *fmt = arg.getType() == ScalarType::f32 ? "%.9g\n" : "%.17g\n";
+    ScalarType type = arg.getType();
+    if (!isFloatScalarType(type)) {
+      for (int64_t i = 0; i < arg.size(); ++i)
+        os << arg.getInt(i) << "\n";
+      continue;
+    }
+    const char *fmt = type == ScalarType::f64 ? "%.17g\n" : "%.9g\n";
     for (int64_t i = 0; i < arg.size(); ++i)
       os << llvm::format(fmt, arg.get(i));
   }

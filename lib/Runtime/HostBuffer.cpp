@@ -1,7 +1,9 @@
 //===- HostBuffer.cpp - kernel data in host memory ------------------------===//
 
 #include "perfdojo/Runtime/HostBuffer.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
+#include "perfdojo/Support/Float16.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -22,19 +24,172 @@ using namespace perfdojo;
 using namespace perfdojo::dojo;
 
 std::optional<ScalarType> perfdojo::getScalarType(Type type) {
+  if (type.isF16())
+    return ScalarType::f16;
+  if (type.isBF16())
+    return ScalarType::bf16;
   if (type.isF32())
     return ScalarType::f32;
   if (type.isF64())
     return ScalarType::f64;
+  if (isBoolType(type))
+    return ScalarType::i1;
+  if (type.isSignlessInteger(8))
+    return ScalarType::i8;
+  if (type.isSignlessInteger(16))
+    return ScalarType::i16;
+  if (type.isSignlessInteger(32))
+    return ScalarType::i32;
+  if (type.isSignlessInteger(64))
+    return ScalarType::i64;
   return std::nullopt;
 }
 
 llvm::StringRef perfdojo::stringifyScalarType(ScalarType type) {
-  return type == ScalarType::f32 ? "f32" : "f64";
+  switch (type) {
+  case ScalarType::f16:
+    return "f16";
+  case ScalarType::bf16:
+    return "bf16";
+  case ScalarType::f32:
+    return "f32";
+  case ScalarType::f64:
+    return "f64";
+  case ScalarType::i1:
+    return "bool";
+  case ScalarType::i8:
+    return "i8";
+  case ScalarType::i16:
+    return "i16";
+  case ScalarType::i32:
+    return "i32";
+  case ScalarType::i64:
+    return "i64";
+  }
+  llvm_unreachable("unknown scalar type");
 }
 
-static size_t elementSize(ScalarType type) {
-  return type == ScalarType::f32 ? sizeof(float) : sizeof(double);
+size_t perfdojo::getScalarBytes(ScalarType type) {
+  switch (type) {
+  case ScalarType::i1:
+  case ScalarType::i8:
+    return 1;
+  case ScalarType::f16:
+  case ScalarType::bf16:
+  case ScalarType::i16:
+    return 2;
+  case ScalarType::f32:
+  case ScalarType::i32:
+    return 4;
+  case ScalarType::f64:
+  case ScalarType::i64:
+    return 8;
+  }
+  llvm_unreachable("unknown scalar type");
+}
+
+bool perfdojo::isFloatScalarType(ScalarType type) {
+  return type == ScalarType::f16 || type == ScalarType::bf16 ||
+         type == ScalarType::f32 || type == ScalarType::f64;
+}
+
+ScalarType perfdojo::getReferenceScalarType(ScalarType type) {
+  return isFloatScalarType(type) ? ScalarType::f64 : type;
+}
+
+static size_t elementSize(ScalarType type) { return getScalarBytes(type); }
+
+double HostBuffer::get(int64_t i) const {
+  switch (type) {
+  case ScalarType::f16:
+    return halfToDouble(at<uint16_t>(i));
+  case ScalarType::bf16:
+    return bfloat16ToDouble(at<uint16_t>(i));
+  case ScalarType::f32:
+    return at<float>(i);
+  case ScalarType::f64:
+    return at<double>(i);
+  default:
+    return static_cast<double>(getInt(i));
+  }
+}
+
+void HostBuffer::set(int64_t i, double v) {
+  switch (type) {
+  case ScalarType::f16:
+    at<uint16_t>(i) = doubleToHalf(v);
+    return;
+  case ScalarType::bf16:
+    at<uint16_t>(i) = doubleToBFloat16(v);
+    return;
+  case ScalarType::f32:
+    at<float>(i) = static_cast<float>(v);
+    return;
+  case ScalarType::f64:
+    at<double>(i) = v;
+    return;
+  case ScalarType::i1:
+    at<uint8_t>(i) = v != 0;
+    return;
+  default: {
+    // In range: the truncated value; else (NaN included) the minimum.
+    double t = std::trunc(v);
+    int bits = 8 * static_cast<int>(elementSize(type));
+    double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1);
+    setInt(i, t >= lo && t < hi ? static_cast<int64_t>(t)
+                                : static_cast<int64_t>(lo));
+    return;
+  }
+  }
+}
+
+int64_t HostBuffer::getInt(int64_t i) const {
+  switch (type) {
+  case ScalarType::i1:
+    return at<uint8_t>(i);
+  case ScalarType::i8:
+    return at<int8_t>(i);
+  case ScalarType::i16:
+    return at<int16_t>(i);
+  case ScalarType::i32:
+    return at<int32_t>(i);
+  case ScalarType::i64:
+    return at<int64_t>(i);
+  default: {
+    double v = std::trunc(get(i));
+    if (std::isnan(v))
+      return 0;
+    if (v >= 0x1.0p63)
+      return std::numeric_limits<int64_t>::max();
+    if (v < -0x1.0p63)
+      return std::numeric_limits<int64_t>::min();
+    return static_cast<int64_t>(v);
+  }
+  }
+}
+
+void HostBuffer::setInt(int64_t i, int64_t v) {
+  // Conversions to narrower signed types are modulo 2^w (C++20).
+  switch (type) {
+  case ScalarType::i1:
+    at<uint8_t>(i) = v != 0;
+    return;
+  case ScalarType::i8:
+    at<int8_t>(i) = static_cast<int8_t>(v);
+    return;
+  case ScalarType::i16:
+    at<int16_t>(i) = static_cast<int16_t>(v);
+    return;
+  case ScalarType::i32:
+    at<int32_t>(i) = static_cast<int32_t>(v);
+    return;
+  case ScalarType::i64:
+    at<int64_t>(i) = v;
+    return;
+  default:
+    set(i, static_cast<double>(v));
+    return;
+  }
 }
 
 HostBuffer::HostBuffer(std::string name, ScalarType type, int64_t numElements)
@@ -90,8 +245,20 @@ void HostBuffer::assign(const HostBuffer &other) {
     std::memcpy(data(), other.data(), numElements * elementSize(type));
     return;
   }
+  if (!isFloatScalarType(type) && !isFloatScalarType(other.type)) {
+    for (int64_t i = 0; i < numElements; ++i)
+      setInt(i, other.getInt(i));
+    return;
+  }
   for (int64_t i = 0; i < numElements; ++i)
     set(i, other.get(i));
+}
+
+void perfdojo::fillUndefined(HostBuffer &buffer) {
+  if (isFloatScalarType(buffer.getType()))
+    buffer.fill(std::numeric_limits<double>::quiet_NaN());
+  else
+    std::memset(buffer.data(), 0xA5, buffer.size() * buffer.getElementBytes());
 }
 
 std::vector<HostBuffer>
@@ -103,9 +270,10 @@ perfdojo::allocateArguments(KernelOp kernel, std::optional<ScalarType> type) {
     int64_t n = 1;
     for (int64_t extent : buffer.getShape())
       n *= extent;
-    ScalarType t = type ? *type
-                        : getScalarType(buffer.getElementType())
-                              .value_or(ScalarType::f64);
+    ScalarType t =
+        getScalarType(buffer.getElementType()).value_or(ScalarType::f64);
+    if (type && isFloatScalarType(t))
+      t = *type;
     args.emplace_back(buffer.getName().str(), t, n);
   }
   return args;
@@ -158,14 +326,21 @@ void perfdojo::fillInputs(KernelOp kernel, llvm::MutableArrayRef<HostBuffer> arg
   for (HostBuffer &arg : args) {
     BufferOp buffer = kernel.lookupArray(arg.getName());
     if (!buffer || buffer.getRole() == Role::out) {
-      arg.fill(std::numeric_limits<double>::quiet_NaN());
+      fillUndefined(arg);
       continue;
     }
     SplitMix64 rng{seed ^ hashName(arg.getName())};
     bool pos = positive.contains(arg.getName());
+    ScalarType type = arg.getType();
     for (int64_t i = 0, e = arg.size(); i < e; ++i) {
       double u = rng.uniform();
-      arg.set(i, pos ? 0.5 + 1.5 * u : 2.0 * u - 1.0);
+      if (isFloatScalarType(type))
+        arg.set(i, pos ? 0.5 + 1.5 * u : 2.0 * u - 1.0);
+      else if (type == ScalarType::i1)
+        arg.setInt(i, u < 0.5);
+      else
+        arg.setInt(i, pos ? 1 + static_cast<int64_t>(7 * u)
+                          : static_cast<int64_t>(16 * u) - 8);
     }
   }
 }
@@ -202,7 +377,7 @@ mlir::LogicalResult perfdojo::checkArgumentSizes(dojo::KernelOp kernel,
 std::string perfdojo::describeArgumentType(BufferOp buffer) {
   std::string s;
   llvm::raw_string_ostream os(s);
-  os << buffer.getElementType() << " [";
+  os << getElementTypeName(buffer.getElementType()) << " [";
   llvm::interleaveComma(buffer.getShape(), os);
   os << "]";
   return s;

@@ -15,6 +15,7 @@
 #include "perfdojo/Runtime/Interpreter.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
+#include "perfdojo/Support/Float16.h"
 
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
@@ -23,6 +24,7 @@
 
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 using namespace mlir;
 using namespace perfdojo;
@@ -44,60 +46,217 @@ int64_t saturatingAdd(int64_t a, int64_t b) {
 using LoopFn = void (*)(void *out, int64_t so, const void *a, int64_t sa,
                         const void *b, int64_t sb, int64_t n);
 
-template <typename T, OpKind K>
-inline T compute(T a, T b) {
-  switch (K) {
-  case OpKind::copy:
-    return a;
-  case OpKind::add:
-    return a + b;
-  case OpKind::sub:
-    return a - b;
-  case OpKind::mul:
-    return a * b;
-  case OpKind::div:
-    return a / b;
-  case OpKind::max:
-    return a < b ? b : a;
-  case OpKind::min:
-    return b < a ? b : a;
-  case OpKind::neg:
-    return -a;
-  case OpKind::abs:
-    return std::abs(a);
-  case OpKind::exp:
-    return std::exp(a);
-  case OpKind::log:
-    return std::log(a);
-  case OpKind::sqrt:
-    return std::sqrt(a);
-  case OpKind::rsqrt:
-    return T(1) / std::sqrt(a);
-  case OpKind::tanh:
-    return std::tanh(a);
-  case OpKind::sigmoid:
-    return T(1) / (T(1) + std::exp(-a));
-  case OpKind::relu:
-    return a > T(0) ? a : T(0);
+//===----------------------------------------------------------------------===//
+// Element types. Each has a storage type (what buffers hold) and a value
+// type (what one operation computes in); `store` rounds a value to the
+// element type. f16 and bf16 compute one operation in f32 and round its
+// result, which is the correctly rounded f16/bf16 result for + - * / and
+// sqrt (f32 has at least twice their precision plus two bits) and what
+// the compiled code does for the functions (an f32 libm call, rounded).
+//===----------------------------------------------------------------------===//
+
+template <typename S, typename V> struct SameTraits {
+  using Storage = S;
+  using Value = V;
+  static constexpr bool isFloat = std::is_floating_point_v<V>;
+  static constexpr bool isBool = false;
+  static V load(S s) { return s; }
+  static S store(V v) { return v; }
+  static V round(V v) { return v; }
+  static S fromDouble(double d) { return static_cast<S>(d); }
+  /// Index values: integers wrap to the width (C++20 conversions are
+  /// modular), floats round once.
+  static S fromIndex(int64_t v) { return static_cast<S>(v); }
+};
+
+template <uint16_t (*FromDouble)(double), float (*ToFloat)(uint16_t)>
+struct HalfTraits {
+  using Storage = uint16_t;
+  using Value = float;
+  static constexpr bool isFloat = true;
+  static constexpr bool isBool = false;
+  static float load(uint16_t s) { return ToFloat(s); }
+  static uint16_t store(float v) { return FromDouble(v); }
+  static float round(float v) { return load(store(v)); }
+  static uint16_t fromDouble(double d) { return FromDouble(d); }
+  static uint16_t fromIndex(int64_t v) {
+    return FromDouble(static_cast<double>(v));
   }
-  return a;
+};
+
+/// Bool: a byte holding 0 or 1; its operations are and (`*`, min) and or
+/// (max), computed bitwise as the compiled code does.
+struct BoolTraits : SameTraits<uint8_t, uint8_t> {
+  static constexpr bool isBool = true;
+  static uint8_t fromDouble(double d) { return d != 0; }
+  static uint8_t fromIndex(int64_t v) { return v != 0; }
+};
+
+template <ScalarType T> struct Traits;
+template <> struct Traits<ScalarType::f32> : SameTraits<float, float> {};
+template <> struct Traits<ScalarType::f64> : SameTraits<double, double> {};
+template <>
+struct Traits<ScalarType::f16> : HalfTraits<doubleToHalf, halfToFloat> {};
+template <>
+struct Traits<ScalarType::bf16>
+    : HalfTraits<doubleToBFloat16, bfloat16ToFloat> {};
+template <> struct Traits<ScalarType::i1> : BoolTraits {};
+template <> struct Traits<ScalarType::i8> : SameTraits<int8_t, int8_t> {};
+template <> struct Traits<ScalarType::i16> : SameTraits<int16_t, int16_t> {};
+template <> struct Traits<ScalarType::i32> : SameTraits<int32_t, int32_t> {};
+template <> struct Traits<ScalarType::i64> : SameTraits<int64_t, int64_t> {};
+
+/// Two's complement arithmetic modulo 2^w: through uint64_t, whose
+/// arithmetic wraps, and back with a modular conversion.
+template <typename I> I wrapAdd(I a, I b) {
+  return static_cast<I>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+template <typename I> I wrapSub(I a, I b) {
+  return static_cast<I>(static_cast<uint64_t>(a) - static_cast<uint64_t>(b));
+}
+template <typename I> I wrapMul(I a, I b) {
+  return static_cast<I>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+/// Truncating division, with the IR's values where hardware traps
+/// (docs/ir.md, "Numbers"): a / 0 = 0, MIN / -1 = MIN (the wrapped
+/// quotient), as the lowering emits them.
+template <typename I> I truncDiv(I a, I b) {
+  if (b == 0)
+    return 0;
+  if (b == I(-1))
+    return wrapSub(I(0), a);
+  return static_cast<I>(a / b);
 }
 
-template <typename T, ReduceKind R>
-inline T combine(T acc, T v) {
-  switch (R) {
-  case ReduceKind::none:
-    return v;
-  case ReduceKind::add:
-    return acc + v;
-  case ReduceKind::mul:
-    return acc * v;
-  case ReduceKind::max:
-    return acc < v ? v : acc;
-  case ReduceKind::min:
-    return v < acc ? v : acc;
+constexpr bool isFloatFunction(OpKind k) {
+  return k == OpKind::exp || k == OpKind::log || k == OpKind::sqrt ||
+         k == OpKind::rsqrt || k == OpKind::tanh || k == OpKind::sigmoid;
+}
+
+/// Whether the interpreter has code for `K` in `Tr`. What a kernel may ask
+/// is the verifier's (ElementTypes.h); this only keeps meaningless
+/// combinations from being instantiated.
+template <typename Tr, OpKind K> constexpr bool hasCode() {
+  if constexpr (Tr::isBool)
+    return K == OpKind::copy || K == OpKind::mul || K == OpKind::max ||
+           K == OpKind::min;
+  else if constexpr (!Tr::isFloat)
+    return !isFloatFunction(K);
+  else
+    return true;
+}
+
+template <typename Tr, OpKind K>
+inline typename Tr::Value compute(typename Tr::Value a, typename Tr::Value b) {
+  using V = typename Tr::Value;
+  if constexpr (Tr::isBool) {
+    switch (K) {
+    case OpKind::mul:
+    case OpKind::min:
+      return a & b;
+    case OpKind::max:
+      return a | b;
+    default:
+      return a;
+    }
+  } else if constexpr (!Tr::isFloat) {
+    switch (K) {
+    case OpKind::add:
+      return wrapAdd(a, b);
+    case OpKind::sub:
+      return wrapSub(a, b);
+    case OpKind::mul:
+      return wrapMul(a, b);
+    case OpKind::div:
+      return truncDiv(a, b);
+    case OpKind::max:
+      return a < b ? b : a;
+    case OpKind::min:
+      return b < a ? b : a;
+    case OpKind::neg:
+      return wrapSub(V(0), a);
+    case OpKind::abs:
+      return a < 0 ? wrapSub(V(0), a) : a;
+    case OpKind::relu:
+      return a > V(0) ? a : V(0);
+    default:
+      return a;
+    }
+  } else {
+    // Compound formulas round after every step, as the lowering emits one
+    // operation per step.
+    switch (K) {
+    case OpKind::copy:
+      return a;
+    case OpKind::add:
+      return a + b;
+    case OpKind::sub:
+      return a - b;
+    case OpKind::mul:
+      return a * b;
+    case OpKind::div:
+      return a / b;
+    case OpKind::max:
+      return a < b ? b : a;
+    case OpKind::min:
+      return b < a ? b : a;
+    case OpKind::neg:
+      return -a;
+    case OpKind::abs:
+      return std::abs(a);
+    case OpKind::exp:
+      return std::exp(a);
+    case OpKind::log:
+      return std::log(a);
+    case OpKind::sqrt:
+      return std::sqrt(a);
+    case OpKind::rsqrt:
+      return V(1) / Tr::round(std::sqrt(a));
+    case OpKind::tanh:
+      return std::tanh(a);
+    case OpKind::sigmoid:
+      return V(1) / Tr::round(V(1) + Tr::round(std::exp(-a)));
+    case OpKind::relu:
+      return a > V(0) ? a : V(0);
+    }
+    return a;
   }
-  return v;
+}
+
+template <typename Tr, ReduceKind R>
+inline typename Tr::Value combine(typename Tr::Value acc,
+                                  typename Tr::Value v) {
+  if constexpr (Tr::isBool) {
+    return R == ReduceKind::max ? acc | v : acc & v;
+  } else if constexpr (!Tr::isFloat) {
+    switch (R) {
+    case ReduceKind::none:
+      return v;
+    case ReduceKind::add:
+      return wrapAdd(acc, v);
+    case ReduceKind::mul:
+      return wrapMul(acc, v);
+    case ReduceKind::max:
+      return acc < v ? v : acc;
+    case ReduceKind::min:
+      return v < acc ? v : acc;
+    }
+    return v;
+  } else {
+    switch (R) {
+    case ReduceKind::none:
+      return v;
+    case ReduceKind::add:
+      return acc + v;
+    case ReduceKind::mul:
+      return acc * v;
+    case ReduceKind::max:
+      return acc < v ? v : acc;
+    case ReduceKind::min:
+      return v < acc ? v : acc;
+    }
+    return v;
+  }
 }
 
 constexpr bool isBinary(OpKind k) {
@@ -105,48 +264,56 @@ constexpr bool isBinary(OpKind k) {
          k == OpKind::div || k == OpKind::max || k == OpKind::min;
 }
 
-template <typename T, OpKind K, ReduceKind R>
+template <typename Tr, OpKind K, ReduceKind R>
 void loop(void *outp, int64_t so, const void *ap, int64_t sa, const void *bp,
           int64_t sb, int64_t n) {
-  T *out = static_cast<T *>(outp);
-  const T *a = static_cast<const T *>(ap);
-  const T *b = static_cast<const T *>(bp);
+  using S = typename Tr::Storage;
+  using V = typename Tr::Value;
+  S *out = static_cast<S *>(outp);
+  const S *a = static_cast<const S *>(ap);
+  const S *b = static_cast<const S *>(bp);
   for (int64_t i = 0; i < n; ++i) {
-    T v;
+    V v;
     if constexpr (isBinary(K))
-      v = compute<T, K>(a[i * sa], b[i * sb]);
+      v = compute<Tr, K>(Tr::load(a[i * sa]), Tr::load(b[i * sb]));
     else
-      v = compute<T, K>(a[i * sa], T(0));
+      v = compute<Tr, K>(Tr::load(a[i * sa]), V(0));
     if constexpr (R == ReduceKind::none)
-      out[i * so] = v;
+      out[i * so] = Tr::store(v);
     else
-      out[i * so] = combine<T, R>(out[i * so], v);
+      out[i * so] =
+          Tr::store(combine<Tr, R>(Tr::load(out[i * so]), Tr::round(v)));
   }
 }
 
-template <typename T, OpKind K>
-LoopFn selectReduce(ReduceKind r) {
-  switch (r) {
-  case ReduceKind::none:
-    return &loop<T, K, ReduceKind::none>;
-  case ReduceKind::add:
-    return &loop<T, K, ReduceKind::add>;
-  case ReduceKind::mul:
-    return &loop<T, K, ReduceKind::mul>;
-  case ReduceKind::max:
-    return &loop<T, K, ReduceKind::max>;
-  case ReduceKind::min:
-    return &loop<T, K, ReduceKind::min>;
+template <typename Tr, OpKind K> LoopFn selectReduce(ReduceKind r) {
+  if constexpr (!hasCode<Tr, K>()) {
+    return nullptr;
+  } else {
+    switch (r) {
+    case ReduceKind::none:
+      return &loop<Tr, K, ReduceKind::none>;
+    case ReduceKind::add:
+      if constexpr (Tr::isBool)
+        return nullptr;
+      else
+        return &loop<Tr, K, ReduceKind::add>;
+    case ReduceKind::mul:
+      return &loop<Tr, K, ReduceKind::mul>;
+    case ReduceKind::max:
+      return &loop<Tr, K, ReduceKind::max>;
+    case ReduceKind::min:
+      return &loop<Tr, K, ReduceKind::min>;
+    }
+    return nullptr;
   }
-  return nullptr;
 }
 
-template <typename T>
-LoopFn selectLoop(OpKind k, ReduceKind r) {
+template <typename Tr> LoopFn selectLoop(OpKind k, ReduceKind r) {
   switch (k) {
 #define PERFDOJO_OP_CASE(K)                                                    \
   case OpKind::K:                                                              \
-    return selectReduce<T, OpKind::K>(r);
+    return selectReduce<Tr, OpKind::K>(r);
     PERFDOJO_OP_CASE(copy)
     PERFDOJO_OP_CASE(add)
     PERFDOJO_OP_CASE(sub)
@@ -168,6 +335,45 @@ LoopFn selectLoop(OpKind k, ReduceKind r) {
   return nullptr;
 }
 
+/// The code of one element type: loops, and the conversion of constants
+/// and index values to its storage.
+struct TypeCode {
+  size_t bytes = 0;
+  LoopFn (*select)(OpKind, ReduceKind) = nullptr;
+  void (*storeConstant)(void *dst, double value) = nullptr;
+  void (*storeIndices)(void *dst, int64_t base, int64_t inc,
+                       int64_t n) = nullptr;
+};
+
+template <ScalarType T> TypeCode makeTypeCode() {
+  using Tr = Traits<T>;
+  using S = typename Tr::Storage;
+  TypeCode code;
+  code.bytes = sizeof(S);
+  code.select = &selectLoop<Tr>;
+  code.storeConstant = [](void *dst, double value) {
+    *static_cast<S *>(dst) = Tr::fromDouble(value);
+  };
+  code.storeIndices = [](void *dst, int64_t base, int64_t inc, int64_t n) {
+    S *out = static_cast<S *>(dst);
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = Tr::fromIndex(base + inc * i);
+  };
+  return code;
+}
+
+const TypeCode &getTypeCode(ScalarType type) {
+  static const TypeCode codes[] = {
+      makeTypeCode<ScalarType::f16>(), makeTypeCode<ScalarType::bf16>(),
+      makeTypeCode<ScalarType::f32>(), makeTypeCode<ScalarType::f64>(),
+      makeTypeCode<ScalarType::i1>(),  makeTypeCode<ScalarType::i8>(),
+      makeTypeCode<ScalarType::i16>(), makeTypeCode<ScalarType::i32>(),
+      makeTypeCode<ScalarType::i64>()};
+  static_assert(sizeof(codes) / sizeof(codes[0]) == size_t(ScalarType::i64) + 1,
+                "one entry per ScalarType, in order");
+  return codes[static_cast<size_t>(type)];
+}
+
 /// `offset + sum_k strides[k] * {k}` elements into buffer `buffer`.
 struct Access {
   unsigned buffer = 0;
@@ -177,14 +383,14 @@ struct Access {
 
 struct Operand {
   enum Kind { Memory, Constant, Index } kind = Memory;
-  Access access;            // Memory
-  double constantF64 = 0;   // Constant, as the leaf's type reads it
-  float constantF32 = 0;
-  LinearForm index;         // Index
+  Access access;                    // Memory
+  alignas(8) char constant[8] = {}; // Constant, stored in the leaf's type
+  LinearForm index;                 // Index
 };
 
 struct Leaf {
   ScalarType type;
+  const TypeCode *code = nullptr;
   Access out;
   SmallVector<Operand, 2> operands;
   LoopFn fn;
@@ -246,20 +452,19 @@ private:
   // Run state.
   std::vector<char *> bases;
   SmallVector<int64_t, 16> iv;
-  std::vector<double> scratchF64[2];
-  std::vector<float> scratchF32[2];
+  /// Index values of one run of a leaf, per operand (8-byte aligned).
+  std::vector<uint64_t> scratchIndices[2];
 };
 
 LogicalResult CompiledKernel::compileBuffers(KernelOp kernel, bool reference) {
   for (BufferOp buffer : kernel.getBuffers()) {
     std::optional<ScalarType> type = getScalarType(buffer.getElementType());
-    if (!type && !reference)
-      return buffer.emitOpError("the interpreter executes f32 and f64 "
-                                "buffers; '")
-             << buffer.getName() << "' has element type "
+    if (!type)
+      return buffer.emitOpError("the interpreter does not execute buffer '")
+             << buffer.getName() << "' of element type "
              << buffer.getElementType();
     BufferSlot slot;
-    slot.type = reference ? ScalarType::f64 : *type;
+    slot.type = reference ? getReferenceScalarType(*type) : *type;
     // The physical layout (PhysicalLayout.h): a `:N` dimension has stride 0.
     slot.strides = getElementStrides(buffer);
     int64_t running = getStorageElements(buffer);
@@ -319,6 +524,7 @@ FailureOr<Node> CompiledKernel::compileNode(Operation *op,
   Leaf leaf;
   leaf.out = compileAccess(leafOp.getArray(), leafOp.getIndices(), depth);
   leaf.type = slots[leaf.out.buffer].type;
+  leaf.code = &getTypeCode(leaf.type);
   for (Attribute input : leafOp.getInputs()) {
     Operand operand;
     if (auto access = dyn_cast<AccessAttr>(input)) {
@@ -330,15 +536,15 @@ FailureOr<Node> CompiledKernel::compileNode(Operation *op,
       operand.index = *getLinearForm(index.getExpr().getResult(0));
     } else {
       operand.kind = Operand::Constant;
-      double v = cast<FloatAttr>(input).getValueAsDouble();
-      operand.constantF64 = v;
-      operand.constantF32 = static_cast<float>(v);
+      leaf.code->storeConstant(operand.constant,
+                               cast<FloatAttr>(input).getValueAsDouble());
     }
     leaf.operands.push_back(std::move(operand));
   }
-  leaf.fn = leaf.type == ScalarType::f32
-                ? selectLoop<float>(leafOp.getKind(), leafOp.getReduce())
-                : selectLoop<double>(leafOp.getKind(), leafOp.getReduce());
+  leaf.fn = leaf.code->select(leafOp.getKind(), leafOp.getReduce());
+  if (!leaf.fn)
+    return leafOp.emitOpError("the interpreter has no ")
+           << stringifyScalarType(leaf.type) << " code for this statement";
   int64_t points = 1;
   for (int64_t s : sizes)
     points = saturatingMul(points, s);
@@ -378,8 +584,7 @@ char *CompiledKernel::address(const Access &a, size_t elementSize) {
 PreparedLeaf CompiledKernel::prepare(const Leaf &leaf, int loopDepth) {
   PreparedLeaf p;
   p.leaf = &leaf;
-  bool f32 = leaf.type == ScalarType::f32;
-  size_t elementSize = f32 ? sizeof(float) : sizeof(double);
+  size_t elementSize = leaf.code->bytes;
   auto step = [&](const Access &a) -> int64_t {
     return loopDepth >= 0 ? a.strides[loopDepth] : 0;
   };
@@ -392,8 +597,7 @@ PreparedLeaf CompiledKernel::prepare(const Leaf &leaf, int loopDepth) {
       p.step[j] = step(operand.access);
       break;
     case Operand::Constant:
-      p.ptr[j] = f32 ? static_cast<const void *>(&operand.constantF32)
-                     : static_cast<const void *>(&operand.constantF64);
+      p.ptr[j] = operand.constant;
       break;
     case Operand::Index: {
       int64_t base = operand.index.constant;
@@ -411,8 +615,7 @@ PreparedLeaf CompiledKernel::prepare(const Leaf &leaf, int loopDepth) {
 void CompiledKernel::execute(const PreparedLeaf &p, int64_t first,
                              int64_t n) {
   const Leaf &leaf = *p.leaf;
-  bool f32 = leaf.type == ScalarType::f32;
-  int64_t elementSize = f32 ? sizeof(float) : sizeof(double);
+  int64_t elementSize = leaf.code->bytes;
   const void *ptr[2];
   int64_t stride[2] = {0, 0};
   for (auto [j, operand] : llvm::enumerate(leaf.operands)) {
@@ -425,17 +628,9 @@ void CompiledKernel::execute(const PreparedLeaf &p, int64_t first,
     // Materialize the n values of the affine index for this run.
     int64_t base = p.indexBase[j] + p.indexStep[j] * first;
     int64_t inc = p.indexStep[j];
-    if (f32) {
-      scratchF32[j].resize(n);
-      for (int64_t i = 0; i < n; ++i)
-        scratchF32[j][i] = static_cast<float>(base + inc * i);
-      ptr[j] = scratchF32[j].data();
-    } else {
-      scratchF64[j].resize(n);
-      for (int64_t i = 0; i < n; ++i)
-        scratchF64[j][i] = static_cast<double>(base + inc * i);
-      ptr[j] = scratchF64[j].data();
-    }
+    scratchIndices[j].resize((n * elementSize + 7) / 8);
+    leaf.code->storeIndices(scratchIndices[j].data(), base, inc, n);
+    ptr[j] = scratchIndices[j].data();
     stride[j] = 1;
   }
   leaf.fn(p.out + first * p.outStep * elementSize, p.outStep, ptr[0],
@@ -482,8 +677,9 @@ llvm::Error CompiledKernel::run(llvm::MutableArrayRef<HostBuffer> args) {
                                    numArguments, args.size());
   for (auto [i, slot] : llvm::enumerate(slots)) {
     if (slot.argument < 0) {
-      // Scratch starts undefined; NaN makes a read-before-write visible.
-      slot.scratch.fill(std::numeric_limits<double>::quiet_NaN());
+      // Scratch starts undefined; NaN (or 0xA5 bytes for integers) makes a
+      // read-before-write visible.
+      fillUndefined(slot.scratch);
       bases[i] = static_cast<char *>(slot.scratch.data());
       continue;
     }

@@ -1,13 +1,13 @@
 //===- OutputFile.cpp - kernel outputs saved as a reference ---------------===//
 //
 // Layout (little-endian host order; the file never leaves the machine):
-//   "PDJOUT2\n", u64 seed, u64 count, then per buffer
+//   "PDJOUT3\n", u64 seed, u64 count, then per buffer
 //   u64 name length, name bytes, u8 set (0 reference, 1 run), u8 type
-//   (0 f32, 1 f64), u64 elements, the elements.
-// f32 buffers are stored as f32, every other as f64: the reference is f64,
-// and f16, bf16, i8 and i32 values convert to f64 exactly. (Version 1
-// files stored the run's own outputs only; they are refused as not an
-// output file.)
+//   (the ScalarType's value: 0 f16, 1 bf16, 2 f32, 3 f64, 4 bool, 5 i8,
+//   6 i16, 7 i32, 8 i64), u64 elements, the elements in that type.
+// The reference's float outputs are f64, the run's in their own type. The
+// version in the magic changes with the layout or the type codes; older
+// files are refused as not an output file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,7 +21,8 @@
 
 using namespace perfdojo;
 
-static constexpr llvm::StringLiteral kMagic = "PDJOUT2\n";
+static constexpr llvm::StringLiteral kMagic = "PDJOUT3\n";
+static constexpr uint8_t kMaxTypeCode = uint8_t(ScalarType::i64);
 
 const HostBuffer *SavedOutputs::find(llvm::ArrayRef<HostBuffer> buffers,
                                      llvm::StringRef name) {
@@ -56,18 +57,10 @@ perfdojo::writeOutputFile(llvm::StringRef path, uint64_t seed,
       for (const HostBuffer *buffer : sets[int(set)]) {
         u64(buffer->getName().size());
         os << buffer->getName();
-        bool isF32 = buffer->getType() == ScalarType::f32;
-        os << char(set) << char(isF32 ? 0 : 1);
+        os << set << char(static_cast<uint8_t>(buffer->getType()));
         u64(buffer->size());
-        if (isF32) {
-          os.write(static_cast<const char *>(buffer->data()),
-                   buffer->size() * sizeof(float));
-          continue;
-        }
-        for (int64_t i = 0, e = buffer->size(); i < e; ++i) {
-          double v = buffer->get(i);
-          os.write(reinterpret_cast<const char *>(&v), sizeof(v));
-        }
+        os.write(static_cast<const char *>(buffer->data()),
+                 buffer->size() * buffer->getElementBytes());
       }
     if (os.has_error()) {
       os.clear_error();
@@ -118,11 +111,12 @@ llvm::Expected<SavedOutputs> perfdojo::readOutputFile(llvm::StringRef path,
       return malformed();
     std::string name = data.take_front(nameSize).str();
     data = data.drop_front(nameSize);
-    if (data.size() < 2 || uint8_t(data[0]) > 1 || uint8_t(data[1]) > 1)
+    if (data.size() < 2 || uint8_t(data[0]) > 1 ||
+        uint8_t(data[1]) > kMaxTypeCode)
       return malformed();
     bool isRun = data[0] == 1;
-    ScalarType type = data[1] == 0 ? ScalarType::f32 : ScalarType::f64;
-    size_t elementBytes = type == ScalarType::f32 ? 4 : 8;
+    auto type = static_cast<ScalarType>(uint8_t(data[1]));
+    size_t elementBytes = getScalarBytes(type);
     data = data.drop_front(2);
     if (!u64(elements) || elements > data.size() / elementBytes)
       return malformed();

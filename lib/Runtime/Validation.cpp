@@ -3,7 +3,7 @@
 #include "perfdojo/Runtime/Validation.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 
-#include "llvm/ADT/APFloat.h"
+#include "perfdojo/Support/Float16.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/Format.h"
@@ -41,6 +41,8 @@ int64_t perfdojo::getMaxReductionLength(KernelOp kernel) {
 }
 
 double perfdojo::getRelativeTolerance(Type type, int64_t reductionLength) {
+  if (!isa<FloatType>(type))
+    return 0; // integers and bool are exact
   double eps = type.isF64()    ? 0x1.0p-52
                : type.isF16()  ? 0x1.0p-10
                : type.isBF16() ? 0x1.0p-7
@@ -73,16 +75,9 @@ double round(double value, Rounding rounding) {
     // the range.
     return static_cast<float>(value);
   case Rounding::F16:
-  case Rounding::BF16: {
-    llvm::APFloat v(value);
-    bool lost;
-    v.convert(rounding == Rounding::F16 ? llvm::APFloat::IEEEhalf()
-                                        : llvm::APFloat::BFloat(),
-              llvm::APFloat::rmNearestTiesToEven, &lost);
-    v.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
-              &lost);
-    return v.convertToDouble();
-  }
+    return halfToDouble(doubleToHalf(value));
+  case Rounding::BF16:
+    return bfloat16ToDouble(doubleToBFloat16(value));
   }
   llvm_unreachable("unknown rounding");
 }
@@ -109,11 +104,15 @@ Comparison perfdojo::compareBuffers(const HostBuffer &actual,
                                     const HostBuffer &expected,
                                     double relativeTolerance,
                                     Type elementType) {
+  if (!isFloatScalarType(actual.getType()))
+    return compareExactly(actual, expected);
   Comparison c;
   c.tolerance = relativeTolerance;
   Rounding rounding = elementType ? getRounding(elementType)
-                      : actual.getType() == ScalarType::f32 ? Rounding::F32
-                                                            : Rounding::None;
+                      : actual.getType() == ScalarType::f32  ? Rounding::F32
+                      : actual.getType() == ScalarType::f16  ? Rounding::F16
+                      : actual.getType() == ScalarType::bf16 ? Rounding::BF16
+                                                             : Rounding::None;
   int64_t n = std::min(actual.size(), expected.size());
   double sumSq = 0;
   int64_t finite = 0;
@@ -169,9 +168,54 @@ Comparison perfdojo::compareBuffers(const HostBuffer &actual,
   return c;
 }
 
+Comparison perfdojo::compareExactly(const HostBuffer &actual,
+                                    const HostBuffer &expected) {
+  Comparison c;
+  c.exact = true;
+  int64_t n = std::min(actual.size(), expected.size());
+  double sumSq = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    double e = expected.get(i);
+    sumSq += e * e;
+  }
+  c.rms = n ? std::sqrt(sumSq / n) : 0;
+  for (int64_t i = 0; i < n; ++i) {
+    int64_t a = actual.getInt(i), e = expected.getInt(i);
+    if (a == e)
+      continue;
+    if (c.mismatches++ == 0) {
+      c.worstIndex = i;
+      c.firstActual = a;
+      c.firstExpected = e;
+      c.worstActual = static_cast<double>(a);
+      c.worstExpected = static_cast<double>(e);
+    }
+    // The report's scaled error, as for floats; it plays no part in the
+    // verdict.
+    double scale = std::max(std::abs(static_cast<double>(e)), c.rms);
+    double diff = std::abs(static_cast<double>(a) - static_cast<double>(e));
+    c.maxScaledError =
+        std::max(c.maxScaledError, scale > 0 ? diff / scale : diff);
+  }
+  if (actual.size() != expected.size())
+    c.mismatches += std::abs(actual.size() - expected.size());
+  return c;
+}
+
 std::string perfdojo::describe(const Comparison &c) {
   std::string text;
   llvm::raw_string_ostream os(text);
+  if (c.exact) {
+    if (c.passed())
+      os << "exact match";
+    else if (c.worstIndex < 0)
+      os << c.mismatches << " element(s) more or fewer than the reference";
+    else
+      os << c.mismatches << " mismatching element(s) (exact comparison); "
+         << "first at " << c.worstIndex << ": got " << c.firstActual
+         << ", expected " << c.firstExpected;
+    return text;
+  }
   if (c.passed()) {
     os << "max scaled error " << llvm::format("%.3g", c.maxScaledError)
        << " (tolerance " << llvm::format("%.3g", c.tolerance) << ")";

@@ -1,6 +1,7 @@
 //===- WorkCounts.cpp - work and traffic of a kernel, from its tree -------===//
 
 #include "perfdojo/Runtime/WorkCounts.h"
+#include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -32,7 +33,7 @@ WorkCounts perfdojo::countWork(KernelOp kernel) {
   for (BufferOp buffer : kernel.getBuffers()) {
     if (!buffer.isArgument())
       continue;
-    int64_t bytes = buffer.getElementType().getIntOrFloatBitWidth() / 8;
+    int64_t bytes = getElementBytes(buffer);
     for (int64_t size : buffer.getShape())
       bytes = saturatingProduct(bytes, size);
     if (buffer.getRole() == Role::inout)

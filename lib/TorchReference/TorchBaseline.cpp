@@ -56,8 +56,7 @@ Tensors inputTensors(dojo::KernelOp kernel, std::vector<HostBuffer> &args) {
   for (HostBuffer &buffer : args) {
     if (kernel.lookupArray(buffer.getName()).getRole() == dojo::Role::out)
       continue;
-    at::ScalarType dtype =
-        buffer.getType() == ScalarType::f32 ? at::kFloat : at::kDouble;
+    at::ScalarType dtype = getTorchType(buffer.getType());
     tensors[buffer.getName()] = toTensor(kernel, buffer, dtype, /*share=*/true);
   }
   return tensors;

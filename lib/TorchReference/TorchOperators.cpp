@@ -91,13 +91,36 @@ std::vector<std::string> perfdojo::getTorchOperatorNames() {
   return names;
 }
 
+at::ScalarType perfdojo::getTorchType(ScalarType type) {
+  switch (type) {
+  case ScalarType::f16:
+    return at::kHalf;
+  case ScalarType::bf16:
+    return at::kBFloat16;
+  case ScalarType::f32:
+    return at::kFloat;
+  case ScalarType::f64:
+    return at::kDouble;
+  case ScalarType::i1:
+    return at::kBool;
+  case ScalarType::i8:
+    return at::kChar;
+  case ScalarType::i16:
+    return at::kShort;
+  case ScalarType::i32:
+    return at::kInt;
+  case ScalarType::i64:
+    return at::kLong;
+  }
+  llvm_unreachable("unknown scalar type");
+}
+
 at::Tensor perfdojo::toTensor(dojo::KernelOp kernel, HostBuffer &buffer,
                               at::ScalarType dtype, bool share) {
   llvm::ArrayRef<int64_t> shape =
       kernel.lookupArray(buffer.getName()).getShape();
   std::vector<int64_t> sizes(shape.begin(), shape.end());
-  at::ScalarType own =
-      buffer.getType() == ScalarType::f32 ? at::kFloat : at::kDouble;
+  at::ScalarType own = getTorchType(buffer.getType());
   at::Tensor view = at::from_blob(buffer.data(), sizes,
                                   at::TensorOptions().dtype(own));
   if (share && own == dtype)

@@ -65,15 +65,17 @@ dojo.kernel @negative_assignment {
 
 // -----
 
-// expected-error @+1 {{'privatize_reduction s#1@1 1': max= on i32 has no identity to initialize the partial results with (R4)}}
+// The identity of min= in i64, 2^63 - 1, is no constant of the IR (no f64
+// spells it).
+// expected-error @+1 {{'privatize_reduction s#1@1 1': min= on i64 has no identity to initialize the partial results with (R4)}}
 dojo.kernel @negative_identity {
-  dojo.buffer x i32 [4, 8] heap in
-  dojo.buffer s i32 [4] heap out
+  dojo.buffer x i64 [4, 8] heap in
+  dojo.buffer s i64 [4] heap out
   dojo.scope 4 {
     dojo.leaf s[{0}] = x[{0}, 0]
     dojo.scope 8 {
       // expected-note @+1 {{the reduction}}
-      dojo.leaf s[{0}] max= x[{0}, {1}]
+      dojo.leaf s[{0}] min= x[{0}, {1}]
     }
   }
 }

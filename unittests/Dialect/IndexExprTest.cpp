@@ -80,6 +80,10 @@ TEST(TextSyntax, ConstantsPrintShortestAndReadBack) {
   EXPECT_EQ(printConst(40), "40");
   EXPECT_EQ(printConst(720000), "720000");
   EXPECT_EQ(printConst(-3), "-3");
+  // Every integer an i64 statement can hold prints as its digits.
+  EXPECT_EQ(printConst(-0x1.0p63), "-9223372036854775808");
+  EXPECT_EQ(printConst(0x1.0p53), "9007199254740992");
+  EXPECT_EQ(printConst(0x1.0p64), "1.8446744073709552e19");
   EXPECT_EQ(printConst(-0.1), "-0.1");
   EXPECT_EQ(printConst(std::numeric_limits<double>::infinity()), "inf");
   EXPECT_EQ(printConst(-std::numeric_limits<double>::infinity()), "-inf");

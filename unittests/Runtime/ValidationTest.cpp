@@ -164,4 +164,62 @@ TEST(Validation, NumericsAreDescribedInWords) {
             "reduction of 25165824 terms)");
   EXPECT_EQ(describeNumerics(Comparison(), b.getF32Type(), 1), "");
 }
+
+TEST(Validation, IntegersCompareExactlyAndReportTheFirstMismatch) {
+  MLIRContext ctx;
+  Builder b(&ctx);
+  EXPECT_EQ(getRelativeTolerance(b.getI32Type(), 1 << 20), 0);
+  EXPECT_EQ(getRelativeTolerance(b.getI1Type(), 1), 0);
+  EXPECT_GT(getRelativeTolerance(b.getBF16Type(), 1),
+            getRelativeTolerance(b.getF16Type(), 1));
+
+  HostBuffer actual("y", ScalarType::i64, 4), expected("y", ScalarType::i64, 4);
+  int64_t big = (int64_t(1) << 53) + 1;
+  for (int i = 0; i < 4; ++i) {
+    actual.setInt(i, big + i);
+    expected.setInt(i, big + i);
+  }
+  Comparison same = compareBuffers(actual, expected, /*tolerance=*/0.5);
+  EXPECT_TRUE(same.passed());
+  EXPECT_TRUE(same.exact);
+  EXPECT_EQ(describe(same), "exact match");
+
+  // 2^53 + 2 and 2^53 + 3 differ by one; as doubles they would be equal,
+  // and any positive tolerance would accept them.
+  actual.setInt(2, big + 1);
+  actual.setInt(3, big + 4);
+  Comparison c = compareBuffers(actual, expected, /*tolerance=*/0.5);
+  EXPECT_FALSE(c.passed());
+  EXPECT_EQ(c.mismatches, 2);
+  EXPECT_EQ(c.worstIndex, 2);
+  EXPECT_EQ(c.firstActual, big + 1);
+  EXPECT_EQ(c.firstExpected, big + 2);
+  EXPECT_EQ(describe(c), "2 mismatching element(s) (exact comparison); first "
+                         "at 2: got 9007199254740994, expected "
+                         "9007199254740995");
+}
+
+TEST(Validation, BoolsCompareExactly) {
+  HostBuffer a("p", ScalarType::i1, 3), e("p", ScalarType::i1, 3);
+  for (int i = 0; i < 3; ++i) {
+    a.setInt(i, i == 1);
+    e.setInt(i, i != 0);
+  }
+  Comparison c = compareBuffers(a, e, 1.0);
+  EXPECT_EQ(c.mismatches, 1);
+  EXPECT_EQ(c.worstIndex, 2);
+}
+
+TEST(Validation, HalfOutputsCompareWithinTheirEpsilon) {
+  MLIRContext ctx;
+  Builder b(&ctx);
+  double tolerance = getRelativeTolerance(b.getF16Type(), 1);
+  // One f16 ulp off at 1.0 (2^-10) passes, sixteen do not.
+  Comparison near = compareBuffers(make({1.0 + 0x1.0p-10}, ScalarType::f16),
+                                   make({1.0}), tolerance);
+  EXPECT_TRUE(near.passed()) << describe(near);
+  Comparison far = compareBuffers(make({1.0 + 0x1.0p-6}, ScalarType::f16),
+                                  make({1.0}), tolerance);
+  EXPECT_FALSE(far.passed()) << describe(far);
+}
 } // namespace

@@ -4,7 +4,8 @@
 // program calling an ahead-of-time compiled kernel, a comparison script) to
 // run on and check against the same data as perfdojo-run. The format: for
 // each buffer a `# name type [shape]` line, then one element per line (9
-// significant digits for f32, 17 for f64, so values read back exactly).
+// significant digits for f16, bf16 and f32, 17 for f64, so values read back
+// exactly; integers in decimal, bool as 0 or 1).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_RUNTIME_BUFFERDUMP_H

@@ -4,7 +4,9 @@
 // children in order, scopes from 0 to size-1, modes ignored (they never
 // change results), `:N` dimensions sharing storage, shared arrays aliasing
 // one buffer, padding allocated. It is the semantic oracle for moves,
-// lowerings and search candidates.
+// lowerings and search candidates. Every element type of the IR runs with
+// the semantics of docs/ir.md ("Numbers"): integers wrap, `/` truncates,
+// f16 and bf16 round after every operation like the compiled code.
 //
 // Compilation precomputes, for every access, an element offset and one
 // stride per enclosing depth; scopes whose only child is a leaf run as one
@@ -22,8 +24,10 @@
 namespace perfdojo {
 
 struct InterpreterOptions {
-  /// Computes every leaf and stores every buffer in f64, whatever the
-  /// declared types: the accurate reference that validation compares with.
+  /// Computes every float leaf and stores every float buffer in f64,
+  /// whatever the declared float types: the accurate reference that
+  /// validation compares with. Integer and bool buffers keep their types,
+  /// whose arithmetic is exact (getReferenceScalarType).
   bool reference = false;
 };
 
@@ -43,7 +47,8 @@ public:
 
   /// Runs the kernel once. `args` holds one buffer per argument buffer in
   /// declaration order (see allocateArguments), in the declared element type
-  /// (f64 in reference mode). Fails with a message on mismatched arguments.
+  /// (f64 for floats in reference mode). Fails with a message on mismatched
+  /// arguments.
   llvm::Error run(llvm::MutableArrayRef<HostBuffer> args);
 
   /// Number of scalar leaf evaluations one run performs.

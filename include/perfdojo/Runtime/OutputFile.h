@@ -23,8 +23,8 @@ namespace perfdojo {
 struct SavedOutputs {
   /// The f64 reference's outputs.
   std::vector<HostBuffer> reference;
-  /// The outputs of the run that saved the file (empty for none): f32 as
-  /// they were, other element types converted exactly to f64.
+  /// The outputs of the run that saved the file (empty for none), in their
+  /// own element types.
   std::vector<HostBuffer> run;
 
   /// The buffer of output `name` in `buffers`, or null.

@@ -18,6 +18,9 @@
 //
 //   |actual - expected| <= eps(type) * (4 + 4 * sqrt(K)) * max(|expected|, rms)
 //
+// Integer and bool outputs have exact semantics (docs/ir.md, "Numbers"), so
+// they compare exactly, as integers (no i64 value passes through a double).
+//
 //===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_RUNTIME_VALIDATION_H
 #define PERFDOJO_RUNTIME_VALIDATION_H
@@ -32,7 +35,8 @@ namespace perfdojo {
 /// variable does not appear in its output index. 1 if there is none.
 int64_t getMaxReductionLength(dojo::KernelOp kernel);
 
-/// Relative tolerance for results of `type` accumulated over `K` terms.
+/// Relative tolerance for results of `type` accumulated over `K` terms; 0
+/// for integer and bool types, which compare exactly.
 double getRelativeTolerance(mlir::Type type, int64_t reductionLength);
 
 /// `value` as an element of `type` holds it: rounded to nearest, ties to
@@ -62,16 +66,25 @@ struct Comparison {
   /// type, is finite; the first one and its f64 expected value.
   int64_t overflows = 0, firstOverflow = -1;
   double overflowActual = 0, overflowExpected = 0;
+  /// An exact (integer or bool) comparison: worstIndex is then the first
+  /// mismatching element, with its values in firstActual/firstExpected.
+  bool exact = false;
+  int64_t firstActual = 0, firstExpected = 0;
   bool passed() const { return mismatches == 0; }
 };
 
 /// Compares `actual` with `expected` element by element, modelled in
 /// `elementType` (steps 1-3 above; a null type: f32 if `actual` holds f32,
 /// else no rounding). `expected` may be f64 of a reference or the outputs
-/// of another run.
+/// of another run. An integer or bool `actual` is compared exactly
+/// (compareExactly), whatever the tolerance.
 Comparison compareBuffers(const HostBuffer &actual, const HostBuffer &expected,
                           double relativeTolerance,
                           mlir::Type elementType = {});
+
+/// Compares integer or bool elements as integers; the first mismatch is
+/// reported.
+Comparison compareExactly(const HostBuffer &actual, const HostBuffer &expected);
 
 /// One line such as "max scaled error 1.2e-07 (tolerance 4.8e-06)" or the
 /// count and worst element of the mismatches.

@@ -33,6 +33,9 @@ const TorchOperator *lookupTorchOperator(llvm::StringRef name);
 /// Names of every library kernel with an operator, sorted.
 std::vector<std::string> getTorchOperatorNames();
 
+/// The libtorch dtype with the storage of `type` (bool: kBool, one byte).
+at::ScalarType getTorchType(ScalarType type);
+
 /// A tensor shaped like `kernel`'s buffer `buffer.getName()`: a copy in
 /// `dtype`, or (with `share`) a view of the buffer's own memory, which must
 /// then have the tensor's dtype.

@@ -13,8 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "perfdojo/Target/DojoText/DojoText.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
+#include "perfdojo/Target/DojoText/DojoText.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -158,23 +159,15 @@ public:
     std::string name;
     Location at = loc();
     if (parseOptionalIdentifier(name)) {
-      Builder b(ctx);
-      type = llvm::StringSwitch<Type>(name)
-                 .Case("f16", b.getF16Type())
-                 .Case("bf16", b.getBF16Type())
-                 .Case("f32", b.getF32Type())
-                 .Case("f64", b.getF64Type())
-                 .Case("i8", b.getI8Type())
-                 .Case("i32", b.getI32Type())
-                 .Default(Type());
+      type = lookupElementType(name, ctx);
       if (type)
         return true;
-      mlir::emitError(at) << "unknown element type '" << name
-                          << "'; expected f16, bf16, f32, f64, i8 or i32";
+      mlir::emitError(at) << "unknown element type '" << name << "'; expected "
+                          << getSupportedElementTypeList();
       return false;
     }
-    return emitError("expected an element type (f16, bf16, f32, f64, i8, "
-                     "i32)");
+    return emitError("expected an element type (" +
+                     getSupportedElementTypeList() + ")");
   }
 
   bool emitError(const Twine &msg) {

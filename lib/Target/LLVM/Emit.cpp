@@ -2,6 +2,7 @@
 
 #include "perfdojo/Target/LLVM/Emit.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Target/LLVM/CodeGen.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -80,10 +81,16 @@ llvm::StringRef getCType(Type type) {
     return "double";
   if (type.isF16() || type.isBF16())
     return "uint16_t";
+  if (type.isInteger(1))
+    return "uint8_t"; // bool: one byte, 0 or 1 (ElementTypes.h)
   if (type.isInteger(8))
     return "int8_t";
+  if (type.isInteger(16))
+    return "int16_t";
   if (type.isInteger(32))
     return "int32_t";
+  if (type.isInteger(64))
+    return "int64_t";
   return "";
 }
 
@@ -175,8 +182,8 @@ LogicalResult perfdojo::emitCHeader(ModuleOp module, llvm::raw_ostream &os,
       // Align the comments of one prototype.
       for (size_t pad = decl.size(); pad < 32; ++pad)
         os << ' ';
-      os << " /* " << buffer.getName() << ": " << buffer.getElementType()
-         << " [";
+      os << " /* " << buffer.getName() << ": "
+         << getElementTypeName(buffer.getElementType()) << " [";
       llvm::interleaveComma(buffer.getShape(), os);
       os << "] " << dojo::stringifyRole(buffer.getRole()) << " */";
     }

@@ -18,8 +18,15 @@ dojo.kernel @negative_buffer_name_not_identifier {
 // -----
 
 dojo.kernel @negative_buffer_element_type {
-  // expected-error @below {{'dojo.buffer' op element type 'i64' is not supported; expected f16, bf16, f32, f64, i8 or i32}}
-  dojo.buffer x i64 [4] heap
+  // expected-error @below {{'dojo.buffer' op element type 'i128' is not supported; expected f16, bf16, f32, f64, i8, i16, i32, i64 or bool}}
+  dojo.buffer x i128 [4] heap
+}
+
+// -----
+
+dojo.kernel @negative_buffer_element_type_unsigned {
+  // expected-error @below {{'dojo.buffer' op element type 'ui8' is not supported; expected f16, bf16, f32, f64, i8, i16, i32, i64 or bool}}
+  dojo.buffer x ui8 [4] heap
 }
 
 // -----
@@ -348,6 +355,149 @@ dojo.kernel @negative_integer_division_by_zero {
   dojo.scope 4 {
     // expected-error @below {{'dojo.leaf' op divides by the constant 0 in 'i32', which has no value}}
     dojo.leaf y[{0}] = x[{0}] / 0
+  }
+}
+
+// -----
+
+dojo.kernel @negative_i16_constant_range {
+  dojo.buffer x i16 [4] heap in
+  dojo.buffer y i16 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op constant operand 1 (-32769) is out of the range of 'i16'}}
+    dojo.leaf y[{0}] = x[{0}] + -32769
+  }
+}
+
+// -----
+
+// 2^63 is the first double beyond the range of i64.
+dojo.kernel @negative_i64_constant_range {
+  dojo.buffer y i64 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op constant operand 0 (9223372036854775808) is out of the range of 'i64'}}
+    dojo.leaf y[{0}] = 9223372036854775808
+  }
+}
+
+// -----
+
+dojo.kernel @negative_bool_constant_range {
+  dojo.buffer y bool [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op constant operand 0 (2) is out of the range of 'bool'}}
+    dojo.leaf y[{0}] = 2
+  }
+}
+
+// -----
+
+dojo.kernel @negative_bool_constant_negative {
+  dojo.buffer y bool [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op constant operand 0 (-1) is out of the range of 'bool'}}
+    dojo.leaf y[{0}] = -1
+  }
+}
+
+// -----
+
+// Statements have a value in their element type (docs/ir.md, "Numbers";
+// ElementTypes.h).
+dojo.kernel @negative_integer_exp {
+  dojo.buffer x i32 [4] heap in
+  dojo.buffer y i32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op 'exp' needs a floating-point element type, but the statement computes in 'i32'}}
+    dojo.leaf y[{0}] = exp(x[{0}])
+  }
+}
+
+// -----
+
+dojo.kernel @negative_integer_sigmoid {
+  dojo.buffer x i64 [4] heap in
+  dojo.buffer y i64 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op 'sigmoid' needs a floating-point element type, but the statement computes in 'i64'}}
+    dojo.leaf y[{0}] = sigmoid(x[{0}])
+  }
+}
+
+// -----
+
+dojo.kernel @negative_bool_add {
+  dojo.buffer x bool [4] heap in
+  dojo.buffer y bool [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op '+' has no meaning on bool (bool statements copy, and with '*' or min, or with max), but the statement computes in 'bool'}}
+    dojo.leaf y[{0}] = x[{0}] + x[{0}]
+  }
+}
+
+// -----
+
+dojo.kernel @negative_bool_div {
+  dojo.buffer x bool [4] heap in
+  dojo.buffer y bool [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op '/' has no meaning on bool}}
+    dojo.leaf y[{0}] = x[{0}] / x[{0}]
+  }
+}
+
+// -----
+
+dojo.kernel @negative_bool_neg {
+  dojo.buffer x bool [4] heap in
+  dojo.buffer y bool [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op 'neg' has no meaning on bool}}
+    dojo.leaf y[{0}] = neg(x[{0}])
+  }
+}
+
+// -----
+
+dojo.kernel @negative_bool_relu {
+  dojo.buffer x bool [4] heap in
+  dojo.buffer y bool [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op 'relu' has no meaning on bool}}
+    dojo.leaf y[{0}] = relu(x[{0}])
+  }
+}
+
+// -----
+
+dojo.kernel @negative_bool_exp {
+  dojo.buffer x bool [4] heap in
+  dojo.buffer y bool [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op 'exp' has no meaning on bool}}
+    dojo.leaf y[{0}] = exp(x[{0}])
+  }
+}
+
+// -----
+
+dojo.kernel @negative_bool_sum {
+  dojo.buffer x bool [4] heap in
+  dojo.buffer y bool [] heap out
+  dojo.leaf y[] = 0
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op '+=' has no meaning on bool (bool statements reduce with '*=' or 'min=' (and), 'max=' (or)), but the statement computes in 'bool'}}
+    dojo.leaf y[] += x[{0}]
+  }
+}
+
+// -----
+
+dojo.kernel @negative_bool_index_value {
+  dojo.buffer y bool [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op index value operand 0 is no value of bool (an index is not a truth value)}}
+    dojo.leaf y[{0}] = {0}
   }
 }
 

@@ -20,6 +20,9 @@
 // CHECK-NEXT:    dojo.buffer d f64 [2] heap
 // CHECK-NEXT:    dojo.buffer i i8 [2] heap
 // CHECK-NEXT:    dojo.buffer j i32 [2] heap
+// CHECK-NEXT:    dojo.buffer k i16 [2] heap
+// CHECK-NEXT:    dojo.buffer n i64 [2] heap
+// CHECK-NEXT:    dojo.buffer p bool [2] heap
 // CHECK-NEXT:    dojo.leaf s[] = 0
 // CHECK-NEXT:    dojo.scope 4 {
 // CHECK-NEXT:      dojo.scope 8 {
@@ -27,6 +30,7 @@
 // GENERIC-LABEL: "dojo.kernel"() <{sym_name = "buffer_forms"}>
 // GENERIC: "dojo.buffer"() <{arrays = [], element_type = f32, location = 0 : i32, name = "a", padding = array<i64: 0, 0>, reused = array<i1: false, false>, role = 1 : i32, shape = array<i64: 4, 8>}>
 // GENERIC: "dojo.buffer"() <{arrays = ["t0", "t1"], element_type = f32, location = 5 : i32, name = "t", padding = array<i64: 1, 0>, reused = array<i1: true, false>, role = 0 : i32, shape = array<i64: 4, 2>}>
+// GENERIC: "dojo.buffer"() <{arrays = [], element_type = i1, location = 0 : i32, name = "p", padding = array<i64: 0>, reused = array<i1: false>, role = 0 : i32, shape = array<i64: 2>}>
 dojo.kernel @buffer_forms {
   dojo.buffer a f32 [4, 8] heap in
   dojo.buffer b f32 [4, 8] heap inout
@@ -41,6 +45,9 @@ dojo.kernel @buffer_forms {
   dojo.buffer d f64 [2] heap
   dojo.buffer i i8 [2] heap
   dojo.buffer j i32 [2] heap
+  dojo.buffer k i16 [2] heap
+  dojo.buffer n i64 [2] heap
+  dojo.buffer p bool [2] heap
   dojo.leaf s[] = 0
   dojo.scope 4 {
     dojo.scope 8 {

@@ -31,7 +31,7 @@
 // CHECK-NEXT:    const float *x,              /* x: f32 [4, 8] in */
 // CHECK-NEXT:    float *y);                   /* y: f32 [4, 8] out */
 // CHECK-EMPTY:
-// CHECK-NEXT:/* types: 9 argument(s). */
+// CHECK-NEXT:/* types: 12 argument(s). */
 // CHECK-NEXT:void types(
 // CHECK-NEXT:    const double *a,             /* a: f64 [3] in */
 // CHECK-NEXT:    double *b,                   /* b: f64 [3] inout */
@@ -39,6 +39,9 @@
 // CHECK-NEXT:    uint16_t *hb,                /* hb: bf16 [2] out */
 // CHECK-NEXT:    const int8_t *i,             /* i: i8 [2, 2] in */
 // CHECK-NEXT:    int32_t *j,                  /* j: i32 [2] out */
+// CHECK-NEXT:    const int16_t *k,            /* k: i16 [2] in */
+// CHECK-NEXT:    int64_t *l,                  /* l: i64 [2] out */
+// CHECK-NEXT:    uint8_t *p,                  /* p: bool [2] out */
 // CHECK-NEXT:    float *s,                    /* s: f32 [] out */
 // CHECK-NEXT:    const float *arg_int,        /* int: f32 [2] in */
 // CHECK-NEXT:    float *arg___x);             /* __x: f32 [2] out */
@@ -69,6 +72,9 @@ dojo.kernel @types {
   dojo.buffer hb bf16 [2] heap out
   dojo.buffer i i8 [2, 2] heap in
   dojo.buffer j i32 [2] heap out
+  dojo.buffer k i16 [2] heap in
+  dojo.buffer l i64 [2] heap out
+  dojo.buffer p bool [2] heap out
   dojo.buffer s f32 [] heap out
   dojo.buffer int f32 [2] heap in
   dojo.buffer __x f32 [2] heap out
@@ -78,6 +84,8 @@ dojo.kernel @types {
   dojo.scope 2 {
     dojo.leaf hb[{0}] = 1
     dojo.leaf j[{0}] = 2
+    dojo.leaf l[{0}] = 3
+    dojo.leaf p[{0}] = 1
     dojo.leaf __x[{0}] = int[{0}]
   }
   dojo.leaf s[] = 0

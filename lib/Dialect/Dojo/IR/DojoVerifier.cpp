@@ -20,6 +20,7 @@
 
 #include "perfdojo/Analysis/KernelInvariants.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Dialect/Dojo/IR/ModeRules.h"
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 #include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
@@ -36,11 +37,6 @@
 using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
-
-static bool isSupportedElementType(Type type) {
-  return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
-         type.isSignlessInteger(8) || type.isSignlessInteger(32);
-}
 
 static bool isValidName(StringRef name) {
   if (name.empty() || !(llvm::isAlpha(name[0]) || name[0] == '_'))
@@ -61,8 +57,8 @@ LogicalResult BufferOp::verify() {
            << "not 'inf' or 'nan')";
   if (!isSupportedElementType(getElementType()))
     return emitOpError("element type ")
-           << getElementType()
-           << " is not supported; expected f16, bf16, f32, f64, i8 or i32";
+           << getElementType() << " is not supported; expected "
+           << getSupportedElementTypeList();
   int64_t rank = getRank();
   if ((int64_t)getPadding().size() != rank || (int64_t)getReused().size() != rank)
     return emitOpError("padding and reuse flags must have one entry per "
@@ -315,60 +311,29 @@ private:
                    : " (scratch buffers start undefined)");
   }
 
-  /// A constant operand must be a value of the statement's type: an
-  /// integer in range for integer types (no fraction, no infinity), and no
-  /// finite literal that rounds to infinity for float types; an integer
-  /// division by a constant zero has no value (docs/ir.md, "Numbers").
-  LogicalResult checkConstant(LeafOp leaf, unsigned j, FloatAttr constant,
-                              Type type) {
-    double value = constant.getValueAsDouble();
-    auto bad = [&](StringRef why) {
-      std::string text;
-      llvm::raw_string_ostream os(text);
-      printConstant(os, value);
-      return leaf.emitOpError("constant operand ")
-             << j << " (" << text << ") " << why << " " << type;
-    };
-    if (auto intType = dyn_cast<IntegerType>(type)) {
-      unsigned width = intType.getWidth();
-      double lo = -std::ldexp(1.0, width - 1), hi = std::ldexp(1.0, width - 1);
-      if (!std::isfinite(value) || value != std::trunc(value))
-        return bad("is not an integer, as the statement computes in");
-      if (value < lo || value >= hi)
-        return bad("is out of the range of");
-      if (leaf.getKind() == OpKind::div && j == 1 && value == 0)
-        return leaf.emitOpError("divides by the constant 0 in ")
-               << type << ", which has no value";
-      return success();
-    }
-    if (auto floatType = dyn_cast<FloatType>(type)) {
-      if (!std::isfinite(value))
-        return success();
-      llvm::APFloat converted(value);
-      bool losesInfo;
-      llvm::APFloat::opStatus status = converted.convert(
-          floatType.getFloatSemantics(), llvm::APFloat::rmNearestTiesToEven,
-          &losesInfo);
-      if (status & llvm::APFloat::opOverflow)
-        return bad("overflows to infinity in");
-    }
-    return success();
-  }
-
   LogicalResult visitLeaf(LeafOp leaf) {
     FailureOr<BufferOp> out =
         checkAccess(leaf, leaf.getArray(), leaf.getIndices(), "output");
     if (failed(out))
       return failure();
     Type type = out->getElementType();
+    // The statement must have a value in its type (docs/ir.md, "Numbers";
+    // the rules are ElementTypes.h's).
+    if (std::optional<std::string> why =
+            findOperationTypeViolation(leaf.getKind(), leaf.getReduce(), type))
+      return leaf.emitOpError(*why) << ", but the statement computes in '"
+                                    << getElementTypeName(type) << "'";
     for (auto [j, input] : llvm::enumerate(leaf.getInputs())) {
       if (auto constant = dyn_cast<FloatAttr>(input)) {
-        if (failed(checkConstant(leaf, j, constant, type)))
-          return failure();
+        if (std::optional<std::string> why = findConstantViolation(
+                constant.getValueAsDouble(), type, leaf.getKind(), j))
+          return leaf.emitOpError(*why);
         continue;
       }
       // An index value is computed in 64-bit integers over the whole box.
       if (auto index = dyn_cast<IndexValueAttr>(input)) {
+        if (std::optional<std::string> why = findIndexValueViolation(type))
+          return leaf.emitOpError("index value operand ") << j << " " << *why;
         if (!getLinearForm(index.getExpr().getResult(0))->range(sizes))
           return leaf.emitOpError("index value operand ")
                  << j << " overflows 64-bit integers over the iteration box";

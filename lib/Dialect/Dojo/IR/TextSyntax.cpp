@@ -1,6 +1,7 @@
 //===- TextSyntax.cpp - statement and buffer grammar ---------------------===//
 
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -108,7 +109,8 @@ std::optional<dojo::Mode> symbolizeModeSuffix(llvm::StringRef suffix) {
 }
 
 void printBufferDecl(llvm::raw_ostream &os, dojo::BufferOp buffer) {
-  os << buffer.getName() << " " << buffer.getElementType() << " [";
+  os << buffer.getName() << " " << getElementTypeName(buffer.getElementType())
+     << " [";
   for (unsigned d = 0, e = buffer.getRank(); d < e; ++d) {
     if (d)
       os << ", ";
@@ -147,9 +149,10 @@ void printConstant(llvm::raw_ostream &os, double value) {
     return;
   }
   char buf[64];
-  // Integers print plainly (`720000`, not `7.2e5`) while they are short and
-  // exact; everything else as the fewest "%g" digits that read back.
-  if (value == std::trunc(value) && std::abs(value) < 1e16) {
+  // Integers print plainly (`720000`, not `7.2e5`) up to 2^63, so every
+  // constant of an i64 statement reads as an integer; everything else as
+  // the fewest "%g" digits that read back.
+  if (value == std::trunc(value) && std::abs(value) <= 0x1.0p63) {
     std::snprintf(buf, sizeof(buf), "%.0f", value);
     os << (std::strcmp(buf, "-0") == 0 ? "-0.0" : buf);
     return;
@@ -312,6 +315,11 @@ bool MLIRAsmSource::consumeArrow() {
 }
 
 bool MLIRAsmSource::parseElementType(Type &type) {
+  // `bool` is the IR's spelling of i1, which MLIR's type grammar lacks.
+  if (succeeded(parser.parseOptionalKeyword("bool"))) {
+    type = lookupElementType("bool", parser.getContext());
+    return true;
+  }
   return succeeded(parser.parseType(type));
 }
 

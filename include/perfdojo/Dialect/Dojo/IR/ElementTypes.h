@@ -1,0 +1,74 @@
+//===- ElementTypes.h - element types of the IR and their rules -*- C++ -*-===//
+//
+// The one statement of what element types the IR has, how `.dojo` spells
+// them, and which statements each type gives a value to (docs/ir.md,
+// "Numbers"): the verifier rejects what these functions reject, the
+// lowerings and the interpreter execute what they accept, and the moves
+// take reduction identities from here.
+//
+//   floats   f16 bf16 f32 f64   IEEE arithmetic, every operation rounds to
+//                               the type
+//   integers i8 i16 i32 i64     two's complement; + - * wrap, / truncates
+//   bool     (i1 in MLIR)       0 = false, 1 = true; `*` and min are and,
+//                               max is or
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_DIALECT_DOJO_IR_ELEMENTTYPES_H
+#define PERFDOJO_DIALECT_DOJO_IR_ELEMENTTYPES_H
+
+#include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+
+#include <optional>
+#include <string>
+
+namespace perfdojo {
+
+/// f16, bf16, f32, f64, i8, i16, i32, i64 or bool (i1).
+bool isSupportedElementType(mlir::Type type);
+/// The list of element types for messages: "f16, bf16, ..., i64 or bool".
+llvm::StringRef getSupportedElementTypeList();
+
+/// The bool type: a signless i1.
+bool isBoolType(mlir::Type type);
+/// i8, i16, i32 or i64 (bool is not an integer type of the IR).
+bool isIntegerElementType(mlir::Type type);
+
+/// The `.dojo` spelling of a supported type (`f32`, `i64`, `bool`); the
+/// MLIR spelling for any other type.
+std::string getElementTypeName(mlir::Type type);
+/// The type spelled `name` in `.dojo` text, or null.
+mlir::Type lookupElementType(llvm::StringRef name, mlir::MLIRContext *ctx);
+
+/// Why a statement `kind` (with reduction `reduce`) has no value in element
+/// type `type`, naming the operation ("'exp' needs a floating-point element
+/// type"); nullopt when it has one.
+std::optional<std::string> findOperationTypeViolation(dojo::OpKind kind,
+                                                      dojo::ReduceKind reduce,
+                                                      mlir::Type type);
+
+/// Why the constant `value`, operand `operand` of a `kind` statement, is no
+/// value of `type`, as a message ("constant operand 1 (128) is out of the
+/// range of 'i8'"); nullopt when it is one. Integer and bool constants are
+/// exact integers in the type's range (bool: 0 or 1), an integer division
+/// by the constant 0 has no value, a finite float literal must not round to
+/// infinity.
+std::optional<std::string> findConstantViolation(double value, mlir::Type type,
+                                                 dojo::OpKind kind,
+                                                 unsigned operand);
+
+/// Why an index value operand (`{k}`, `(index)`) has no value in `type`,
+/// to follow "index value operand j " (bool: an index is no truth value);
+/// nullopt when it has one.
+std::optional<std::string> findIndexValueViolation(mlir::Type type);
+
+/// The identity of reduction `kind` in `type`, as the constant a leaf
+/// would write: 0 for `+=`, 1 for `*=`, -inf/inf (floats), the type's
+/// minimum/maximum (integers) or false/true (bool) for `max=`/`min=`.
+/// nullopt where the identity is no constant of the IR (the maximum of i64,
+/// 2^63 - 1, has no f64 spelling).
+std::optional<double> getReductionIdentity(dojo::ReduceKind kind,
+                                           mlir::Type type);
+
+} // namespace perfdojo
+
+#endif // PERFDOJO_DIALECT_DOJO_IR_ELEMENTTYPES_H
