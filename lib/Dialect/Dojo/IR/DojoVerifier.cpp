@@ -20,6 +20,7 @@
 
 #include "perfdojo/Analysis/KernelInvariants.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Dialect/Dojo/IR/ModeRules.h"
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 #include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
@@ -37,7 +38,7 @@ using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
 
-static bool isSupportedElementType(Type type) {
+bool perfdojo::dojo::isSupportedElementType(Type type) {
   return type.isF16() || type.isBF16() || type.isF32() || type.isF64() ||
          type.isSignlessInteger(8) || type.isSignlessInteger(32);
 }
