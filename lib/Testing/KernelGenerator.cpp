@@ -35,6 +35,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
+#include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -181,6 +182,66 @@ std::optional<Range> applyRange(OpKind kind, ArrayRef<Range> args,
   return std::nullopt;
 }
 
+/// Relative error bounds, in units of the element type's epsilon, of the
+/// value a statement computes from operands with errors `errors`, rounding
+/// once more (and a few units for the JIT's polynomial transcendentals,
+/// `dojo-approximate-math`). Nullopt where cancellation could magnify the
+/// operands' errors without bound: a sum of values of both signs, unless
+/// both are exact (then it rounds once). Outputs then stay within the
+/// validation tolerance (8 epsilons at least, Validation.h) whenever the
+/// engines are right.
+std::optional<double> propagateError(OpKind kind, ArrayRef<Range> args,
+                                     ArrayRef<double> errors) {
+  auto sameSign = [](Range a, Range b) {
+    return (a.lo >= 0 && b.lo >= 0) || (a.hi <= 0 && b.hi <= 0);
+  };
+  auto maxAbs = [](Range a) { return std::max(std::abs(a.lo), std::abs(a.hi)); };
+  constexpr double kApproximation = 3;
+  switch (kind) {
+  case OpKind::copy:
+  case OpKind::neg:
+  case OpKind::abs:
+  case OpKind::relu:
+    return errors[0];
+  case OpKind::add:
+  case OpKind::sub: {
+    Range b = kind == OpKind::sub ? Range{-args[1].hi, -args[1].lo} : args[1];
+    if (sameSign(args[0], b))
+      return std::max(errors[0], errors[1]) + 1;
+    if (errors[0] == 0 && errors[1] == 0)
+      return 1;
+    return std::nullopt;
+  }
+  case OpKind::mul:
+  case OpKind::div:
+    return errors[0] + errors[1] + 1;
+  case OpKind::max:
+  case OpKind::min:
+    return std::max(errors[0], errors[1]);
+  case OpKind::exp:
+  case OpKind::sigmoid:
+    // d log f / d log x = x f'(x)/f(x), at most |x| for both.
+    return errors[0] * maxAbs(args[0]) + kApproximation;
+  case OpKind::log: {
+    if (errors[0] == 0)
+      return kApproximation;
+    // The absolute error e of log(x) relative to |log x|.
+    double m = std::min(std::abs(std::log(args[0].lo)),
+                        std::abs(std::log(args[0].hi)));
+    if ((args[0].lo <= 1 && args[0].hi >= 1) || m < 0.5)
+      return std::nullopt;
+    return errors[0] / m + kApproximation;
+  }
+  case OpKind::sqrt:
+    return errors[0] / 2 + 1;
+  case OpKind::rsqrt:
+    return errors[0] / 2 + kApproximation;
+  case OpKind::tanh:
+    return errors[0] + kApproximation;
+  }
+  return std::nullopt;
+}
+
 /// Magnitudes each element type keeps its values within: well inside its
 /// range, and (for f16) where its precision still means something.
 double getMagnitudeLimit(Type type) {
@@ -222,6 +283,11 @@ struct BufferModel {
   Range addSum{0, 0};
   double mulLo = 1, mulHi = 1;
   std::optional<Range> extremes;
+  // The error contract (epsilons) and the errors written so far: of
+  // assigned values, of reduction terms (each rounding once more), and for
+  // `*=` the sum over all factors.
+  double errorBound = 0;
+  double assignedError = 0, termError = 0;
 
   bool isInteger() const { return isa<IntegerType>(type); }
   /// Every value any element may hold, given the writes accounted so far.
@@ -238,9 +304,27 @@ struct BufferModel {
       r = Range{r.lo + addSum.lo, r.hi + addSum.hi};
     return r;
   }
+  double effectiveError() const {
+    if (reduceKind == ReduceKind::mul)
+      return assignedError + termError;
+    return std::max(assignedError, termError);
+  }
   bool fits() const {
+    if (effectiveError() > errorBound)
+      return false;
     std::optional<Range> e = effective();
-    return !e || e->within(contract);
+    if (!e)
+      return true;
+    // Sums accumulate without cancellation: every term and every starting
+    // value of one sign.
+    if (reduceKind == ReduceKind::add) {
+      Range base = hullOf(assigned, Range{0, 0});
+      bool up = base.lo >= 0 && addSum.lo >= 0;
+      bool down = base.hi <= 0 && addSum.hi <= 0;
+      if (!up && !down)
+        return false;
+    }
+    return e->within(contract);
   }
 };
 
@@ -268,12 +352,15 @@ struct Node {
 struct Operand {
   std::string text;
   Range range;
+  /// Relative error bound, in units of the element type's epsilon.
+  double error = 0;
 };
 
 struct Statement {
   OpKind kind;
   std::string rhs;
   Range range;
+  double error = 0;
 };
 
 //===----------------------------------------------------------------------===//
@@ -437,6 +524,15 @@ unsigned KernelBuilder::addBuffer(StringRef name, Type type, Role role,
   } else {
     b.contract = randomContract(type);
   }
+  // Integers compute exactly. Outputs end within 6 epsilons (the
+  // tolerance is 8 at least); scratch, read by later statements, tighter.
+  static const double outputBounds[] = {4, 6}, scratchBounds[] = {2, 3, 4};
+  if (role == Role::out || role == Role::inout)
+    b.errorBound = pickFrom<double>(outputBounds);
+  else if (role == Role::internal)
+    b.errorBound = pickFrom<double>(scratchBounds);
+  if (b.isInteger())
+    b.errorBound = 0;
   buffers.push_back(std::move(b));
   unsigned index = buffers.size() - 1;
   arrays.push_back(ArrayModel{name.str(), index});
@@ -582,7 +678,7 @@ SmallVector<LinearForm, 4> KernelBuilder::readIndices(const ArrayModel &a) {
 
 std::string KernelBuilder::genConstant(Type type, bool positive, double &value) {
   static const double floats[] = {0,   1,    -1,   0.5, -0.5, 2,   -2,
-                                  3,   0.25, 1.5,  -3.5, 10,  0.1, 1.0e-3};
+                                  3,   0.25, 1.5,  -3.5, 10,  0.375, 1.0e-3};
   static const double positiveFloats[] = {0.5, 1, 1.5, 2, 3, 0.75};
   static const double ints[] = {0, 1, -1, 2, -2, 3, 5, -7};
   static const double positiveInts[] = {1, 2, 3, 4};
@@ -620,12 +716,21 @@ std::optional<Operand> KernelBuilder::genOperand(Type type, bool positive,
     Range range = b.contract;
     if (b.role == Role::in)
       range = positive ? kPositiveInputRange : kInputRange;
-    return Operand{accessText(a, readIndices(a)), range};
+    return Operand{accessText(a, readIndices(a)), range, b.errorBound};
   }
   if (r < 0.85 || box.empty()) {
     double value;
     std::string text = genConstant(type, positive, value);
-    return Operand{text, Range{value, value}};
+    // A constant the type does not hold exactly rounds once (1.0e-3).
+    double error = 0;
+    if (auto floatType = dyn_cast<FloatType>(type)) {
+      llvm::APFloat f(value);
+      bool losesInfo = false;
+      f.convert(floatType.getFloatSemantics(),
+                llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+      error = losesInfo ? 1 : 0;
+    }
+    return Operand{text, Range{value, value}, error};
   }
   // An index value: `{k}` or an affine form, converted to the type.
   LinearForm form;
@@ -681,6 +786,13 @@ KernelBuilder::genStatement(Type type, std::optional<unsigned> exclude) {
   std::optional<Range> range = applyRange(kind, ranges, integer);
   if (!range)
     return std::nullopt;
+  SmallVector<double, 2> errors;
+  for (const Operand &op : operands)
+    errors.push_back(op.error);
+  std::optional<double> error =
+      integer ? std::optional<double>(0) : propagateError(kind, ranges, errors);
+  if (!error)
+    return std::nullopt;
   std::string rhs;
   if (kind == OpKind::copy)
     rhs = operands[0].text;
@@ -691,7 +803,7 @@ KernelBuilder::genStatement(Type type, std::optional<unsigned> exclude) {
   else
     rhs = getFunctionName(kind).str() + "(" + operands[0].text + ", " +
           operands[1].text + ")";
-  return Statement{kind, rhs, *range};
+  return Statement{kind, rhs, *range, *error};
 }
 
 std::string KernelBuilder::leafText(const ArrayModel &a,
@@ -827,6 +939,7 @@ bool KernelBuilder::genInit(std::vector<Node> &out, bool accumulate,
         continue;
       BufferModel next = b;
       next.assigned = hullOf(b.assigned, st->range);
+      next.assignedError = std::max(b.assignedError, st->error);
       if (!next.fits())
         continue;
       b = next;
@@ -884,14 +997,20 @@ bool KernelBuilder::genInit(std::vector<Node> &out, bool accumulate,
       Range v = st->range;
       double l = double(terms);
       Range res;
+      double error = st->error;
       switch (kind) {
       case ReduceKind::add:
+        // Terms of one sign: the sum does not cancel.
+        if (!(v.lo >= 0 || v.hi <= 0))
+          continue;
         res = Range{init + l * v.lo, init + l * v.hi};
+        error = st->error + 1;
         break;
       case ReduceKind::mul:
         if (!v.within(Range{0.5, 2}) || terms > 8)
           continue;
         res = Range{std::pow(v.lo, l), std::pow(v.hi, l)};
+        error = l * (st->error + 1);
         break;
       case ReduceKind::max:
         res = infinite ? v : Range{std::max(init, v.lo), std::max(init, v.hi)};
@@ -904,6 +1023,7 @@ bool KernelBuilder::genInit(std::vector<Node> &out, bool accumulate,
       }
       BufferModel next = b;
       next.assigned = hullOf(b.assigned, res);
+      next.assignedError = std::max(b.assignedError, b.isInteger() ? 0 : error);
       if (!next.fits())
         continue;
       b = next;
@@ -1012,11 +1132,14 @@ void KernelBuilder::genLeaf(std::vector<Node> &out) {
     Range v = st->range;
     BufferModel next = b;
     double l = double(terms);
+    double termError = b.isInteger() ? 0 : st->error + 1;
     switch (reduce) {
     case ReduceKind::none:
       next.assigned = hullOf(b.assigned, v);
+      next.assignedError = std::max(b.assignedError, st->error);
       break;
     case ReduceKind::add:
+      next.termError = std::max(b.termError, termError);
       next.reduceKind = reduce;
       next.addSum = Range{b.addSum.lo + std::min(0.0, l * v.lo),
                           b.addSum.hi + std::max(0.0, l * v.hi)};
@@ -1025,12 +1148,14 @@ void KernelBuilder::genLeaf(std::vector<Node> &out) {
       if (!v.within(Range{0.5, 2}) || terms > 8)
         continue;
       next.reduceKind = reduce;
+      next.termError = b.termError + l * termError;
       next.mulLo = b.mulLo * std::min(1.0, std::pow(v.lo, l));
       next.mulHi = b.mulHi * std::max(1.0, std::pow(v.hi, l));
       break;
     case ReduceKind::max:
     case ReduceKind::min:
       next.reduceKind = reduce;
+      next.termError = std::max(b.termError, st->error);
       next.extremes = hullOf(b.extremes, v);
       break;
     }
@@ -1213,6 +1338,21 @@ std::string KernelBuilder::print() {
 // Modes, locations and `:N`
 //===----------------------------------------------------------------------===//
 
+/// Leaves in the code after unrolling: for each leaf, the product of the
+/// sizes of its `:u` ancestors.
+int64_t countUnrolledLeaves(dojo::KernelOp kernel) {
+  int64_t total = 0;
+  kernel.walk([&](dojo::LeafOp leaf) {
+    int64_t copies = 1;
+    for (auto s = leaf->getParentOfType<dojo::ScopeOp>(); s;
+         s = s->getParentOfType<dojo::ScopeOp>())
+      if (s.getMode() == Mode::unroll)
+        copies *= s.getSize();
+    total += copies;
+  });
+  return total;
+}
+
 /// Whether `kernel` verifies, with the diagnostics swallowed.
 bool verifies(dojo::KernelOp kernel) {
   ScopedDiagnosticHandler quiet(kernel.getContext(),
@@ -1270,6 +1410,10 @@ void KernelBuilder::assignModes(dojo::KernelOp kernel) {
       if (target.findModeSizeViolation(m, scope.getSize(), laneType))
         continue;
       scope.setMode(m);
+      if (m == Mode::unroll && countUnrolledLeaves(kernel) > options.maxUnrolled) {
+        scope.setMode(Mode::seq);
+        continue;
+      }
       if (verifies(kernel)) {
         node->mode = m;
         break;

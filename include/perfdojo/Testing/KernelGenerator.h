@@ -57,9 +57,10 @@ bool isCpuExecutable(dojo::KernelOp kernel);
 struct KernelGenOptions {
   /// Element types kernels may use; empty means every IR element type.
   llvm::SmallVector<mlir::Type> dtypes;
-  /// Largest buffer (allocated elements) and largest iteration box of a
-  /// leaf, so one interpretation runs at most maxLeaves * maxElements
-  /// leaf instances.
+  /// Largest buffer (logical elements; internal buffers add at most 3
+  /// elements of padding per dimension) and largest iteration box of a
+  /// leaf, so one run executes at most about maxLeaves * maxElements leaf
+  /// instances.
   int64_t maxElements = 4096;
   unsigned maxRank = 4;
   /// Scope nesting depth and leaves per kernel (approximate upper bounds).
@@ -68,6 +69,9 @@ struct KernelGenOptions {
   /// Chance that a kernel is mapped for the generic target (GPU modes and
   /// locations) instead of the host CPU.
   double gpuFraction = 0.15;
+  /// Copies of leaves that `:u` scopes may create in all (a policy of the
+  /// generator: nested unrolling multiplies code and compile time).
+  int64_t maxUnrolled = 512;
   /// Chance that a scope is given a mode, an internal buffer another
   /// location, or one of its dimensions `:N`.
   double modeChance = 0.5;
