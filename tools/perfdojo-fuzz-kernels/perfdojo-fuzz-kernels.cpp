@@ -114,6 +114,27 @@ int main(int argc, char **argv) {
     return result.passed() ? 0 : 1;
   }
 
+  {
+    mlir::MLIRContext context;
+    std::vector<std::string> known;
+    for (mlir::Type t : getDojoElementTypes(&context)) {
+      known.emplace_back();
+      llvm::raw_string_ostream(known.back()) << t;
+    }
+    for (const std::string &name : dtypes)
+      if (!llvm::is_contained(known, name)) {
+        llvm::errs() << "perfdojo-fuzz-kernels: unknown element type '" << name
+                     << "'; expected some of " << llvm::join(known, ", ")
+                     << "\n";
+        return 1;
+      }
+  }
+  if (maxElements < 1) {
+    llvm::errs() << "perfdojo-fuzz-kernels: --max-elements must be at least "
+                    "1\n";
+    return 1;
+  }
+
   CampaignOptions options;
   options.seed = seed;
   options.count = count;

@@ -21,7 +21,12 @@
 //      number of terms per element), stays inside, so every value is finite
 //      and within the element type; the arguments of log, sqrt, rsqrt and
 //      divisors stay positive (inputs in those places are filled in
-//      [0.5, 2) by fillInputs).
+//      [0.5, 2) by fillInputs). Every buffer also has an error bound, in
+//      epsilons of its type, that its statements' rounding (a forward
+//      error analysis, counting a few units for the JIT's approximate
+//      transcendentals) must respect, and sums never mix signs, so right
+//      engines stay within the validation tolerance and a mismatch means a
+//      wrong result, not an ill-conditioned kernel.
 //   4. Modes, locations and `:N`: on the imported kernel, scopes get random
 //      modes of the target (TargetDescription) where the mode taxonomy
 //      allows them (ModeRules.h), internal buffers random locations and
