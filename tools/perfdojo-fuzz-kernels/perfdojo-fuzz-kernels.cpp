@@ -60,7 +60,7 @@ static cl::opt<unsigned>
 static cl::opt<bool> jit("jit", cl::init(true),
                          cl::desc("Run the JIT stage"), cl::cat(fuzzCategory));
 static cl::opt<unsigned>
-    timeout("timeout", cl::init(120),
+    timeout("timeout", cl::init(300),
             cl::desc("Seconds before a kernel's JIT child is killed"),
             cl::cat(fuzzCategory));
 static cl::opt<std::string>

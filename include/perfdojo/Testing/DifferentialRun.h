@@ -40,7 +40,7 @@ struct DifferentialOptions {
   /// Runs the JIT stage (step 4).
   bool jit = true;
   /// The child process running the JIT is killed after this long.
-  unsigned timeoutSeconds = 120;
+  unsigned timeoutSeconds = 300;
   /// Moves of the random walk of step 5 (0: no walk).
   unsigned walkLength = 0;
   /// Self-test of the comparison: changes the first output element of

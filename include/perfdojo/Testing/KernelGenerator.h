@@ -76,7 +76,7 @@ struct KernelGenOptions {
   double gpuFraction = 0.15;
   /// Copies of leaves that `:u` scopes may create in all (a policy of the
   /// generator: nested unrolling multiplies code and compile time).
-  int64_t maxUnrolled = 512;
+  int64_t maxUnrolled = 128;
   /// Chance that a scope is given a mode, an internal buffer another
   /// location, or one of its dimensions `:N`.
   double modeChance = 0.5;
