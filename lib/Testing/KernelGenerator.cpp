@@ -203,7 +203,7 @@ public:
       : options(options), allTypes(dtypes), rng(seed),
         result(result) {}
 
-  /// Builds the model and prints it; false if the model came out empty.
+  /// Builds the model: buffers, then the tree in execution order.
   void build();
   /// Prints the model as `.dojo` text, with random variations of spelling
   /// the importer must accept (term order, coefficient side, spacing,
@@ -746,7 +746,7 @@ bool KernelBuilder::genInit(std::vector<Node> &out, bool accumulate,
     }
     return indices;
   };
-  // Builds `sizes` as a chain of scopes around `leaves`, into `into`.
+  // Wraps `body` in a chain of scopes of `sizes`, outermost first.
   auto nest = [](ArrayRef<int64_t> sizes, std::vector<Node> body) {
     for (int64_t s : llvm::reverse(sizes)) {
       Node scope;
