@@ -22,7 +22,7 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tools = ["perfdojo-opt", "perfdojo-translate", "perfdojo-run", "perfdojo-fuzz-moves",
-         "perfdojo-search"]
+         "perfdojo-fuzz-kernels", "perfdojo-search"]
 # The libtorch baseline (perfdojo-run-torch) exists only in builds with
 # PERFDOJO_ENABLE_TORCH; its tests are `REQUIRES: torch`.
 if getattr(config, "perfdojo_enable_torch", False):

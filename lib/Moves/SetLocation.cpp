@@ -14,7 +14,9 @@
 //     reg    at most TargetDescription::registerElements elements (64 by default,
 //            e.g. four AVX-512 registers of f32);
 //     gpu_shared, gpu_local, tcdm: refused, not available for this target
-//            yet.
+//            yet; a buffer already there (a hand-written or generated
+//            kernel) is not moved either, since the inverse could not
+//            put it back.
 //   The location enters the dependence test through privatization
 //   (getPrivatizingScope, Analysis/Privatization.h): a stack or reg buffer
 //   whose accesses all lie in one `:p` scope, with its reads covered per
@@ -90,11 +92,20 @@ public:
     if (*loc == buffer.getLocation())
       return failAtBuffer("'" + buffer.getName() + "' is already in " +
                           stringifyBufferLocation(*loc));
-    if (*loc == BufferLocation::gpu_shared ||
-        *loc == BufferLocation::gpu_local || *loc == BufferLocation::tcdm)
+    auto unavailable = [](BufferLocation l) {
+      return l == BufferLocation::gpu_shared ||
+             l == BufferLocation::gpu_local || l == BufferLocation::tcdm;
+    };
+    if (unavailable(*loc))
       return fail(request, errorLoc,
                   "location " + stringifyBufferLocation(*loc) +
                       " is not available for this target yet");
+    // The inverse puts the buffer back where it was: that must be legal.
+    if (unavailable(buffer.getLocation()))
+      return failAtBuffer("'" + buffer.getName() + "' is in " +
+                          stringifyBufferLocation(buffer.getLocation()) +
+                          ", which is not available for this target yet, so "
+                          "the move could not be undone");
     if (std::optional<std::string> over = findCapacityViolation(
             buffer, *loc, getStorageElements(buffer), state.getOptions()))
       return failAtBuffer(*over);

@@ -27,7 +27,9 @@
 //   Every mode is an invariant of the IR: the verifier and the
 //   post-verification of every later move re-run these rules.
 //   clear_mode     always keeps results; refused where it would break the
-//                  GPU nesting (a grid above blocks, a block above warps).
+//                  GPU nesting (a grid above blocks, a block above warps),
+//                  and on a `:v` whose leaf set_vector would refuse (its
+//                  inverse).
 //
 //===----------------------------------------------------------------------===//
 
@@ -215,6 +217,18 @@ public:
                           "the scope encloses a " + suffixOf(orphan.getMode()) +
                               " scope that needs it; clear that one first",
                           orphan, "this scope");
+    // The inverse set_vector offers only the lane shape of
+    // findVectorLaneViolation; a `:v` written by hand (or generated) with
+    // another shape is valid but could not be restored.
+    if (provided == Mode::vector)
+      if (std::optional<InvariantViolation> violation =
+              findVectorLaneViolation(scope)) {
+        DiagnosedSilenceableFailure d =
+            fail(request, errorLoc,
+                 "the move could not be undone: " + violation->reason);
+        violation->attachNotes(d);
+        return d;
+      }
     return DiagnosedSilenceableFailure::success();
   }
 

@@ -26,3 +26,18 @@ dojo.kernel @negative_block_needs_grid {
     }
   }
 }
+
+// -----
+
+// A lane-invariant store is a valid `:v` (the last lane wins), but not one
+// set_vector makes: clearing it could not be undone.
+// expected-error @below {{'clear_mode y@1': the move could not be undone: the output 'y' moves by 0 element(s) per lane; vector stores need stride 1}}
+dojo.kernel @negative_vector_shape {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    dojo.scope 16:v {
+      // expected-note @below {{the vector leaf}}
+      dojo.leaf y[{0}] = 2.0
+    }
+  }
+}

@@ -66,6 +66,21 @@ dojo.kernel @negative_unavailable {
   }
 }
 
+//--- negative_from_unavailable.mlir
+// RUN: perfdojo-opt %t/negative_from_unavailable.mlir --dojo-apply="set_location t 1" -verify-diagnostics
+
+// The inverse (set_location t 5) would be refused.
+// expected-error @+1 {{'set_location t 1': 't' is in tcdm, which is not available for this target yet, so the move could not be undone}}
+dojo.kernel @negative_from_unavailable {
+  // expected-note @+1 {{declared here}}
+  dojo.buffer t f32 [4] tcdm
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    dojo.leaf t[{0}] = 1.0
+    dojo.leaf y[{0}] = t[{0}]
+  }
+}
+
 //--- negative_stack_budget.mlir
 // RUN: perfdojo-opt %t/negative_stack_budget.mlir --dojo-apply="set_location t 1" -verify-diagnostics
 

@@ -225,7 +225,7 @@ def Dojo_CollapseDimMove : Dojo_Move<"collapse_dim",
 
 def Dojo_SetLocationMove : Dojo_Move<"set_location",
     "Move an internal buffer to another memory", [{
-  **Rewrite and legality.** Internal buffer `b` (`location` is its name) moves to the location numbered `params = [loc]` (heap=0, stack=1, reg=2, gpu_shared=3, gpu_local=4, tcdm=5), which differs from its current one, within the location's budget (stack 1 MiB, reg 64 elements by default; allocated storage, `:N` dimensions once). GPU and Snitch locations are refused for now. The location decides privatization, so a move to the heap is refused where a concurrent scope would then race.
+  **Rewrite and legality.** Internal buffer `b` (`location` is its name) moves to the location numbered `params = [loc]` (heap=0, stack=1, reg=2, gpu_shared=3, gpu_local=4, tcdm=5), which differs from its current one, within the location's budget (stack 1 MiB, reg 64 elements by default; allocated storage, `:N` dimensions once). GPU and Snitch locations are refused for now, and so is moving a buffer out of one (the inverse would be refused). The location decides privatization, so a move to the heap is refused where a concurrent scope would then race.
   In `reg`, every access must be addressable at compile time: each
   materialized dimension is indexed only by constants and `:u` variables,
   except the innermost, which may use the `:v` lane with coefficient 1;
@@ -457,7 +457,9 @@ def Dojo_ClearModeMove : Dojo_Move<"clear_mode",
   **Legality.** The scope has a mode, and it is not the only grid around a
   block scope or the only block around a warp scope. Clearing the outer
   `:b` of a phase changes its block shape, which the post-verification
-  compares with the kernel's other phases.
+  compares with the kernel's other phases. A `:v` scope whose leaf does
+  not have the lane shape `set_vector` makes (a hand-written lane-invariant
+  store, say) keeps its mode: the inverse would be refused.
 
   **Inverse.** The `set_*` move of the old mode.
 }]>;
