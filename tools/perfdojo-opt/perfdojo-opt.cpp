@@ -10,6 +10,7 @@
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/TransformOps/DojoTransformOps.h"
 #include "perfdojo/Dialect/Dojo/Transforms/Passes.h"
+#include "perfdojo/Support/LargeStack.h"
 
 #include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
@@ -22,7 +23,7 @@
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 
-int main(int argc, char **argv) {
+static int toolMain(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<perfdojo::dojo::DojoDialect>();
   registry.insert<mlir::transform::TransformDialect>();
@@ -42,4 +43,10 @@ int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "PerfDojo optimizer driver\n", registry));
+}
+
+int main(int argc, char **argv) {
+  // Deep MLIR text must reach the nesting bound's error instead of
+  // overflowing the parser's stack (Support/LargeStack.h).
+  return perfdojo::runOnLargeStack([&] { return toolMain(argc, argv); });
 }

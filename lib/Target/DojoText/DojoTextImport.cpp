@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Target/DojoText/DojoText.h"
+#include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
 #include "mlir/IR/Builders.h"
@@ -283,6 +284,11 @@ private:
       int64_t size;
       if (!llvm::isDigit(src.peek()))
         break;
+      // The nesting bound of the IR, checked while reading: nothing deeper
+      // is ever built.
+      if (std::optional<std::string> tooDeep =
+              findScopeDepthViolation(bars + sizes.size()))
+        return emitError(at) << *tooDeep;
       if (failed(*src.parseOptionalInteger(size)))
         return failure();
       Mode mode = Mode::seq;
