@@ -200,6 +200,12 @@ public:
                           "innermost",
                           parent, "the vector scope");
     DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    // The new scope adds one level above everything in the node.
+    if (!checkNestingBound(request, errorLoc,
+                           uint64_t(getNodeDepth(node)) + 1 +
+                               getSubtreeScopeHeight(node),
+                           node, diag))
+      return diag;
     (void)checkIdempotent(state, request, errorLoc, node, getNodeDepth(node),
                           "the wrapped node", diag);
     return diag;

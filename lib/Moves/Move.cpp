@@ -273,6 +273,21 @@ DiagnosedSilenceableFailure failWithNote(const MoveRequest &request,
   return diag;
 }
 
+bool checkNestingBound(const MoveRequest &request, Location errorLoc,
+                       uint64_t resultDepth, Operation *at,
+                       DiagnosedSilenceableFailure &diag) {
+  if (resultDepth == 0)
+    return true;
+  std::optional<std::string> tooDeep = findScopeDepthViolation(resultDepth - 1);
+  if (!tooDeep)
+    return true;
+  diag = failWithNote(request, errorLoc,
+                      "the result would break the IR's nesting bound: " +
+                          *tooDeep,
+                      at, "this node would be nested deeper");
+  return false;
+}
+
 ScopeOp resolveScopeRequest(MoveState &state, const MoveRequest &request,
                             const Twine &leafMessage, Location errorLoc,
                             DiagnosedSilenceableFailure &diag) {

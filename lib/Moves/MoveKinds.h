@@ -47,6 +47,14 @@ mlir::DiagnosedSilenceableFailure failWithNote(const MoveRequest &request,
                                                mlir::Operation *at,
                                                const llvm::Twine &note);
 
+/// Refuses a move whose result would nest scopes `resultDepth` deep (the
+/// scopes on its deepest path) beyond the IR's bound (KernelTree.h,
+/// kMaxScopeDepth), with a note at `at`, the node that grows deeper. Moves
+/// that add a scope level call it before anything changes.
+bool checkNestingBound(const MoveRequest &request, mlir::Location errorLoc,
+                       uint64_t resultDepth, mlir::Operation *at,
+                       mlir::DiagnosedSilenceableFailure &diag);
+
 /// A scope (any mode); a leaf fails with `leafMessage` and a note on it.
 dojo::ScopeOp resolveScopeRequest(MoveState &state, const MoveRequest &request,
                                   const llvm::Twine &leafMessage,

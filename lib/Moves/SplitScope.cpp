@@ -72,7 +72,13 @@ public:
                           "split factor " + Twine(f) +
                               " does not divide scope size " + Twine(s),
                           scope, "the scope");
-    return DiagnosedSilenceableFailure::success();
+    // The inner scope adds one level under the scope.
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    (void)checkNestingBound(request, errorLoc,
+                            uint64_t(scope.getDepth()) + 1 +
+                                getSubtreeScopeHeight(scope),
+                            scope, diag);
+    return diag;
   }
 
   MoveRequest rewrite(MoveState &state,

@@ -304,6 +304,11 @@ protected:
                                  "staged copy", "ST2", diag) ||
         !checkStagedBuffer(request, errorLoc, node, buffer, array, diag))
       return diag;
+    // The copy nests sit beside the node, one scope per dimension.
+    if (!checkNestingBound(request, errorLoc,
+                           uint64_t(getNodeDepth(node)) + buffer.getRank(),
+                           node, diag))
+      return diag;
     if (copies.in && !isDefinedBefore(kernel, node, buffer, array))
       return failAt(node, "the node",
                     "the node reads '" + array +

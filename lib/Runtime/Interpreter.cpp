@@ -16,6 +16,7 @@
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 #include "perfdojo/Support/Float16.h"
+#include "perfdojo/Support/SaturatingArithmetic.h"
 
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/StringMap.h"
@@ -32,16 +33,6 @@ using namespace perfdojo::dojo;
 
 namespace perfdojo {
 namespace {
-
-/// Products and sums of sizes, clamped to INT64_MAX instead of wrapping.
-int64_t saturatingMul(int64_t a, int64_t b) {
-  int64_t r;
-  return llvm::MulOverflow(a, b, r) ? std::numeric_limits<int64_t>::max() : r;
-}
-int64_t saturatingAdd(int64_t a, int64_t b) {
-  int64_t r;
-  return llvm::AddOverflow(a, b, r) ? std::numeric_limits<int64_t>::max() : r;
-}
 
 using LoopFn = void (*)(void *out, int64_t so, const void *a, int64_t sa,
                         const void *b, int64_t sb, int64_t n);

@@ -16,6 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/Support/LargeStack.h"
 #include "perfdojo/Target/DojoText/KernelFile.h"
 #include "perfdojo/Testing/MoveFuzzer.h"
 
@@ -68,7 +69,7 @@ static cl::opt<std::string>
                         "checking after every move"),
                cl::value_desc("file"), cl::cat(fuzzCategory));
 
-int main(int argc, char **argv) {
+static int toolMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::HideUnrelatedOptions(fuzzCategory);
   cl::ParseCommandLineOptions(argc, argv,
@@ -108,4 +109,10 @@ int main(int argc, char **argv) {
   }
   result.print(llvm::outs());
   return result.passed() ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  // Deep MLIR text must reach the nesting bound's error instead of
+  // overflowing the parser's stack (Support/LargeStack.h).
+  return perfdojo::runOnLargeStack([&] { return toolMain(argc, argv); });
 }

@@ -12,6 +12,7 @@
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/TransformOps/DojoTransformOps.h"
 #include "perfdojo/Dialect/Dojo/Transforms/Passes.h"
+#include "perfdojo/Support/LargeStack.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
 #include "mlir/Conversion/Passes.h"
@@ -64,7 +65,7 @@ readInput(llvm::StringRef path, mlir::DialectRegistry &registry) {
   return perfdojo::translateDojoToMLIRBuffer(sourceMgr, &context);
 }
 
-int main(int argc, char **argv) {
+static int toolMain(int argc, char **argv) {
   mlir::DialectRegistry registry;
   registry.insert<perfdojo::dojo::DojoDialect>();
   registry.insert<mlir::transform::TransformDialect>();
@@ -101,4 +102,10 @@ int main(int argc, char **argv) {
     return EXIT_FAILURE;
   output->keep();
   return EXIT_SUCCESS;
+}
+
+int main(int argc, char **argv) {
+  // Deep MLIR text must reach the nesting bound's error instead of
+  // overflowing the parser's stack (Support/LargeStack.h).
+  return perfdojo::runOnLargeStack([&] { return toolMain(argc, argv); });
 }

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/Support/LargeStack.h"
 #include "perfdojo/Support/ToolFlags.h"
 #include "perfdojo/Target/DojoText/KernelFile.h"
 #include "perfdojo/TorchReference/TorchBaseline.h"
@@ -74,7 +75,7 @@ int reportError(llvm::Error error) {
 }
 } // namespace
 
-int main(int argc, char **argv) {
+static int toolMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   parseToolCommandLine(argc, argv, torchCategory, "num-threads",
                        "PerfDojo libtorch baseline: validate and time "
@@ -106,4 +107,10 @@ int main(int argc, char **argv) {
   else
     result->print(llvm::outs());
   return 0;
+}
+
+int main(int argc, char **argv) {
+  // Deep MLIR text must reach the nesting bound's error instead of
+  // overflowing the parser's stack (Support/LargeStack.h).
+  return perfdojo::runOnLargeStack([&] { return toolMain(argc, argv); });
 }

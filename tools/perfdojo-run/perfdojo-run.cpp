@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/ExecutionEngine/KernelRun.h"
+#include "perfdojo/Support/LargeStack.h"
 #include "perfdojo/Support/ToolFlags.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 #include "perfdojo/Target/DojoText/KernelFile.h"
@@ -174,7 +175,7 @@ static llvm::Expected<RunOptions> getRunOptions() {
   return options;
 }
 
-int main(int argc, char **argv) {
+static int toolMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   parseToolCommandLine(argc, argv, runCategory, "num-threads",
                        "PerfDojo kernel runner: execute, validate, "
@@ -223,4 +224,10 @@ int main(int argc, char **argv) {
     if (llvm::Error error = run->saveOutputs(saveOutputs))
       return fail(std::move(error));
   return 0;
+}
+
+int main(int argc, char **argv) {
+  // Deep MLIR text must reach the nesting bound's error instead of
+  // overflowing the parser's stack (Support/LargeStack.h).
+  return perfdojo::runOnLargeStack([&] { return toolMain(argc, argv); });
 }

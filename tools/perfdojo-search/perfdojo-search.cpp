@@ -12,6 +12,7 @@
 
 #include "perfdojo/Search/SearchReport.h"
 #include "perfdojo/Search/Strategy.h"
+#include "perfdojo/Support/LargeStack.h"
 #include "perfdojo/Support/ToolFlags.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 #include "perfdojo/Target/DojoText/KernelFile.h"
@@ -194,7 +195,7 @@ static bool plotReport(llvm::StringRef toolDir, const std::string &out) {
 /// An address in this executable, to find its path.
 static void anchor() {}
 
-int main(int argc, char **argv) {
+static int toolMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   parseToolCommandLine(argc, argv, searchCategory, "kernel-threads",
                        "PerfDojo search: optimize a kernel with moves\n");
@@ -329,4 +330,10 @@ int main(int argc, char **argv) {
     return 2;
   }
   return best ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+  // Deep MLIR text must reach the nesting bound's error instead of
+  // overflowing the parser's stack (Support/LargeStack.h).
+  return perfdojo::runOnLargeStack([&] { return toolMain(argc, argv); });
 }

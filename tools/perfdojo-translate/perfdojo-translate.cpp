@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/Support/LargeStack.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 #include "perfdojo/Target/LLVM/CodeGen.h"
 #include "perfdojo/Target/LLVM/Emit.h"
@@ -148,7 +149,7 @@ int aotMain(int argc, char **argv) {
 
 } // namespace
 
-int main(int argc, char **argv) {
+static int toolMain(int argc, char **argv) {
   if (hasEmitOption(argc, argv)) {
     llvm::InitLLVM init(argc, argv);
     return aotMain(argc, argv);
@@ -163,4 +164,10 @@ int main(int argc, char **argv) {
       "  perfdojo-translate --emit=obj [--target=T] [-O N] "
       "[--approximate-math=BOOL] -o OUT INPUT...\n"
       "  (perfdojo-translate --emit=obj --help lists its options)\n"));
+}
+
+int main(int argc, char **argv) {
+  // Deep MLIR text must reach the nesting bound's error instead of
+  // overflowing the parser's stack (Support/LargeStack.h).
+  return perfdojo::runOnLargeStack([&] { return toolMain(argc, argv); });
 }

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
+#include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
@@ -276,6 +277,11 @@ private:
       int64_t size;
       if (!llvm::isDigit(src.peek()))
         break;
+      // The nesting bound of the IR, checked while reading: nothing deeper
+      // is ever built.
+      if (std::optional<std::string> tooDeep =
+              findScopeDepthViolation(bars + sizes.size()))
+        return emitError(at) << *tooDeep;
       if (failed(*src.parseOptionalInteger(size)))
         return failure();
       Mode mode = Mode::seq;

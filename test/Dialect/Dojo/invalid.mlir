@@ -825,7 +825,7 @@ dojo.kernel @negative_missing_depth {
 dojo.kernel @negative_depth_limit {
   dojo.buffer y f32 [4] heap out
   dojo.scope 4 {
-    // expected-error @below {{scope depth 4294967296 exceeds the limit of 65536}}
+    // expected-error @below {{scope depth 4294967296 exceeds the limit of 256}}
     dojo.leaf y[{4294967296}] = 1
   }
 }

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
 #include "mlir/IR/Builders.h"
@@ -13,15 +14,6 @@
 using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
-
-/// Number of dojo.scope ancestors of `op`.
-static unsigned countEnclosingScopes(Operation *op) {
-  unsigned depth = 0;
-  for (Operation *p = op->getParentOp(); p && isa<ScopeOp>(p);
-       p = p->getParentOp())
-    ++depth;
-  return depth;
-}
 
 //===----------------------------------------------------------------------===//
 // KernelOp
@@ -92,7 +84,7 @@ void ScopeOp::build(OpBuilder &builder, OperationState &state, int64_t size,
   state.addRegion()->emplaceBlock();
 }
 
-unsigned ScopeOp::getDepth() { return countEnclosingScopes(*this); }
+unsigned ScopeOp::getDepth() { return getNodeDepth(*this); }
 
 ParseResult ScopeOp::parse(OpAsmParser &parser, OperationState &result) {
   int64_t size;
@@ -133,7 +125,7 @@ void ScopeOp::print(OpAsmPrinter &printer) {
 // LeafOp
 //===----------------------------------------------------------------------===//
 
-unsigned LeafOp::getDepth() { return countEnclosingScopes(*this); }
+unsigned LeafOp::getDepth() { return getNodeDepth(*this); }
 
 unsigned LeafOp::getArity(OpKind kind) {
   switch (kind) {

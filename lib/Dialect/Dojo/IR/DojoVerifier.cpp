@@ -25,6 +25,7 @@
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 #include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+#include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
 #include "llvm/ADT/APFloat.h"
@@ -111,6 +112,14 @@ LogicalResult BufferOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ScopeOp::verify() {
+  // The nesting bound comes first, and costs O(kMaxScopeDepth) however deep
+  // the tree: every other check here walks the enclosing scopes. The error
+  // is emitted at the location alone, without the op: printing the op would
+  // print the whole (too deep) subtree under it.
+  if (std::optional<std::string> tooDeep = findScopeDepthViolation(
+          countEnclosingScopes(*this, kMaxScopeDepth)))
+    return mlir::emitError(getLoc())
+           << "'" << getOperationName() << "' op " << *tooDeep;
   if (getSize() < 1)
     return emitOpError("scope size must be at least 1, got ") << getSize();
   if (getBody().empty() || getBlock().empty())

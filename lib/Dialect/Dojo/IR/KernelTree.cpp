@@ -6,6 +6,38 @@ using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
 
+std::optional<std::string>
+perfdojo::findScopeDepthViolation(uint64_t enclosing) {
+  if (enclosing < kMaxScopeDepth)
+    return std::nullopt;
+  return "scope nesting depth " + std::to_string(enclosing + 1) +
+         " exceeds the limit of " + std::to_string(kMaxScopeDepth);
+}
+
+unsigned perfdojo::countEnclosingScopes(Operation *node, unsigned limit) {
+  unsigned depth = 0;
+  for (Operation *p = node->getParentOp(); p && isa<ScopeOp>(p) && depth < limit;
+       p = p->getParentOp())
+    ++depth;
+  return depth;
+}
+
+unsigned perfdojo::getSubtreeScopeHeight(Operation *node) {
+  // Depth-first with an explicit stack: the subtree may be any depth.
+  unsigned height = 0;
+  SmallVector<std::pair<Operation *, unsigned>> stack = {{node, 0}};
+  while (!stack.empty()) {
+    auto [op, above] = stack.pop_back_val();
+    auto scope = dyn_cast<ScopeOp>(op);
+    if (!scope)
+      continue;
+    height = std::max(height, above + 1);
+    for (Operation &child : scope.getBlock())
+      stack.push_back({&child, above + 1});
+  }
+  return height;
+}
+
 unsigned perfdojo::getNodeDepth(Operation *node) {
   unsigned depth = 0;
   for (Operation *p = node->getParentOp(); p && isa<ScopeOp>(p);

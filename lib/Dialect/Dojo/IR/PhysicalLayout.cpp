@@ -2,18 +2,11 @@
 
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 
-#include "llvm/Support/MathExtras.h"
+#include "perfdojo/Support/SaturatingArithmetic.h"
 
 using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
-
-static int64_t saturatingMul(int64_t a, int64_t b) {
-  int64_t product;
-  if (llvm::MulOverflow(a, b, product))
-    return INT64_MAX;
-  return product;
-}
 
 SmallVector<int64_t, 4> perfdojo::getElementStrides(BufferOp buffer) {
   SmallVector<int64_t, 4> strides(buffer.getRank(), 0);
@@ -31,7 +24,7 @@ int64_t perfdojo::getStrideAlong(BufferOp buffer, ArrayRef<LinearForm> forms,
                                  unsigned depth) {
   int64_t stride = 0;
   for (auto [form, s] : llvm::zip(forms, getElementStrides(buffer)))
-    stride += form.coeff(depth) * s;
+    stride = saturatingAdd(stride, saturatingMul(form.coeff(depth), s));
   return stride;
 }
 

@@ -13,7 +13,28 @@
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 
+#include <optional>
+#include <string>
+
 namespace perfdojo {
+
+/// The deepest scope nesting a kernel may have: a bound of the IR
+/// (docs/ir.md, "Bounds"). A leaf may sit under at most this many scopes.
+/// The importer refuses deeper text while reading it, the verifier deeper
+/// MLIR, and a move that would nest deeper is refused. The bound keeps
+/// every recursive walk of the tree (MLIR's parser, printer and op walks,
+/// the lowering, the interpreter) far inside an 8 MiB stack.
+constexpr unsigned kMaxScopeDepth = 256;
+/// Why a scope with `enclosing` scopes around it (the outermost has 0)
+/// breaks the nesting bound, e.g. "scope nesting depth 257 exceeds the
+/// limit of 256"; nullopt within the bound.
+std::optional<std::string> findScopeDepthViolation(uint64_t enclosing);
+/// Scopes enclosing `node`, counted up to `limit` only: the walk stops
+/// there, so checking the bound costs O(limit) on any tree.
+unsigned countEnclosingScopes(mlir::Operation *node, unsigned limit);
+/// Scopes on the longest downward path from `node` through its subtree,
+/// `node` included when it is a scope (0 for a leaf). Iterative.
+unsigned getSubtreeScopeHeight(mlir::Operation *node);
 
 /// Number of scopes enclosing `node` (a scope or a leaf): its depth.
 unsigned getNodeDepth(mlir::Operation *node);

@@ -18,7 +18,8 @@ namespace perfdojo {
 /// extents; 0 for `:N` dimensions. Saturates at INT64_MAX.
 llvm::SmallVector<int64_t, 4> getElementStrides(dojo::BufferOp buffer);
 /// How many elements an access with index `forms` (one per dimension of
-/// `buffer`) moves when the variable of depth `depth` grows by one.
+/// `buffer`) moves when the variable of depth `depth` grows by one
+/// (saturating: a coefficient of a size-1 scope may be any integer).
 int64_t getStrideAlong(dojo::BufferOp buffer,
                        llvm::ArrayRef<LinearForm> forms, unsigned depth);
 /// Allocated storage of `buffer` in elements: the product of the allocated

@@ -28,6 +28,7 @@
 
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+#include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -35,9 +36,6 @@
 #include <string>
 
 namespace perfdojo {
-
-/// Scope depths `{k}` the grammar accepts: k < kMaxScopeDepth.
-constexpr int64_t kMaxScopeDepth = 1 << 16;
 
 /// A parsed leaf statement, ready to become a `dojo.leaf`.
 struct Statement {
@@ -245,10 +243,11 @@ private:
           "{" + llvm::Twine(k) + "} refers to the scope at depth " +
           llvm::Twine(k) + " but the statement is nested in only " +
           llvm::Twine(*maxDepth) + " scope(s)");
-    // Without a nesting bound (MLIR syntax) the verifier judges the depth
-    // later; the cap keeps `{4294967296}` from wrapping to `{0}` and a huge
-    // depth from allocating a coefficient per level.
-    if (k >= kMaxScopeDepth)
+    // Without the statement's own nesting (MLIR syntax) the verifier judges
+    // the depth later; the IR's nesting bound (KernelTree.h) keeps
+    // `{4294967296}` from wrapping to `{0}` and a huge depth from allocating
+    // a coefficient per level.
+    if (k >= static_cast<int64_t>(kMaxScopeDepth))
       return src.emitErrorAtLastToken("scope depth " + llvm::Twine(k) +
                                       " exceeds the limit of " +
                                       llvm::Twine(kMaxScopeDepth));
