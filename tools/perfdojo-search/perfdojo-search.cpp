@@ -123,17 +123,17 @@ static cl::opt<bool> quiet("quiet", cl::init(false),
                            cl::desc("No progress line"),
                            cl::cat(searchCategory));
 
-/// A mismatch means a move was offered where it changes the kernel's
-/// meaning: said at once, with the command that reproduces it.
+/// A candidate's mismatch means a move was offered where it changes the
+/// kernel's meaning (or the candidate was miscompiled): said at once, with
+/// a command that rebuilds the candidate from the input and validates it.
+/// The original never gets here (SearchContext::checkOriginal).
 static void reportMismatch(const SearchRecord &record) {
   llvm::WithColor::error(llvm::errs(), "perfdojo-search")
-      << "validation mismatch (a legality bug); reproduce with "
-      << "perfdojo-opt --dojo-apply=\"";
-  llvm::interleave(
-      record.moves, llvm::errs(),
-      [](const MoveRequest &m) { llvm::errs() << m.str(); }, "; ");
-  llvm::errs() << "\" " << inputFile << "\n  " << record.evaluation.message
-               << "\n";
+      << "a candidate after " << record.moves.size()
+      << " move(s) does not match the original kernel (a legality bug or a "
+         "miscompilation); reproduce with\n  "
+      << getReproduceCommand(inputFile, record.moves) << "\n  "
+      << record.evaluation.message << "\n";
 }
 
 /// The live progress line: evaluations, best time, speedup, ETA.
@@ -236,15 +236,23 @@ int main(int argc, char **argv) {
   std::string out = outDir.empty()
                         ? "perfdojo-search-" + kernel.getSymName().str()
                         : outDir.getValue();
+
+  Evaluator evaluator(kernel, inputFile, options);
+  SearchBudget budget{budgetEvals, budgetSeconds};
+  SearchContext search(evaluator, kernel, budget, seed, options.moves);
+
+  // The original first: without a valid baseline there is nothing to
+  // compare, and nothing is written (no output directory, no stale files).
+  if (llvm::Error error = search.checkOriginal()) {
+    llvm::errs() << "perfdojo-search: " << inputFile << ": "
+                 << llvm::toString(std::move(error)) << "\n";
+    return 1;
+  }
   if (std::error_code ec = llvm::sys::fs::create_directories(out)) {
     llvm::errs() << "perfdojo-search: cannot create '" << out
                  << "': " << ec.message() << "\n";
     return 1;
   }
-
-  Evaluator evaluator(kernel, inputFile, options);
-  SearchBudget budget{budgetEvals, budgetSeconds};
-  SearchContext search(evaluator, kernel, budget, seed, options.moves);
 
   // A live progress line on a terminal; nothing when redirected.
   bool live = !quiet && llvm::sys::Process::StandardErrIsDisplayed();
