@@ -19,6 +19,7 @@
 
 #include "mlir/Analysis/Presburger/PresburgerRelation.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace perfdojo;
@@ -261,17 +262,40 @@ static void addWriterNotes(InitializationViolation &v, BufferOp buffer,
   }
 }
 
+/// Whether `w` writes every element of the argument buffer `buffer` (its
+/// output): after collapseWriter, every dimension is its own variable
+/// with coefficient 1 over exactly the dimension's extent.
+static bool writesWholeShape(const LeafAccesses &w, BufferOp buffer) {
+  auto [collapsed, access] = collapseWriter(w, w.accesses.front(), 0);
+  llvm::SmallBitVector used(collapsed.sizes.size());
+  for (auto [form, extent] : llvm::zip(access.indices, buffer.getShape())) {
+    if (form.constant != 0)
+      return false;
+    int found = -1;
+    for (auto [k, c] : llvm::enumerate(form.coeffs)) {
+      if (c == 0)
+        continue;
+      if (c != 1 || found >= 0 || used.test(k))
+        return false;
+      found = k;
+    }
+    if (extent == 1 && found < 0)
+      continue;
+    if (found < 0 || collapsed.sizes[found] != extent)
+      return false;
+    used.set(found);
+  }
+  return true;
+}
+
 namespace {
 class InitializationChecker {
 public:
   InitializationChecker(KernelOp kernel, DependenceAnalysis &deps)
       : kernel(kernel), deps(deps) {
     for (LeafOp leaf : collectLeaves(kernel)) {
-      unsigned position = order.size() + 1;
-      order[leaf] = position;
-      const LeafAccesses &accesses = deps.getLeafAccesses(leaf);
-      writers[accesses.accesses.front().buffer].push_back(
-          Writer{&accesses, position});
+      leaves.push_back(leaf);
+      order[leaf] = leaves.size();
     }
   }
 
@@ -347,6 +371,12 @@ public:
                                               "' is never written"};
         return v;
       }
+      // Fast path: one leaf writes the whole shape (each dimension indexed
+      // by its own dense variables over exactly its extent).
+      if (llvm::any_of(ws, [&](const Writer &w) {
+            return writesWholeShape(*w.leaf, buffer);
+          }))
+        continue;
       // A reader after the kernel that reads every element of the shape.
       LeafAccesses caller;
       caller.sizes.assign(buffer.getShape().begin(), buffer.getShape().end());
@@ -385,10 +415,15 @@ public:
   }
 
 private:
+  /// The leaves writing `buffer`, in execution order (their accesses are
+  /// computed only for the buffers that need the exact test).
   ArrayRef<Writer> getWriters(BufferOp buffer) {
-    auto it = writers.find(buffer);
-    if (it == writers.end())
-      return {};
+    auto [it, inserted] = writers.try_emplace(buffer);
+    if (inserted)
+      for (LeafOp leaf : leaves)
+        if (kernel.lookupArray(leaf.getArray()) == buffer)
+          it->second.push_back(
+              Writer{&deps.getLeafAccesses(leaf), order.lookup(leaf)});
     return it->second;
   }
 
@@ -434,9 +469,11 @@ private:
                    : " (scratch buffers start undefined)";
     InitializationViolation v{op, message};
     SmallVector<Writer> earlier;
-    // The leaf itself writes in earlier iterations only inside a scope.
+    // Leaves before it, and leaves sharing a scope with it (they write in
+    // earlier iterations; the leaf itself too).
     for (const Writer &w : ws)
-      if (w.order < mine || (w.order == mine && !leaf.sizes.empty()))
+      if (w.order < mine ||
+          getCommonScopeCount(leaf.leaf, w.leaf->leaf) > 0)
         earlier.push_back(w);
     addWriterNotes(v, buffer, earlier);
     return v;
@@ -444,6 +481,7 @@ private:
 
   KernelOp kernel;
   DependenceAnalysis &deps;
+  SmallVector<LeafOp> leaves;
   llvm::DenseMap<Operation *, unsigned> order;
   llvm::DenseMap<Operation *, SmallVector<Writer>> writers;
 };
