@@ -270,6 +270,7 @@ private:
     return found == 1;
   }
 
+public:
   presburger::IntegerPolyhedron
   buildPolyhedron(ArrayRef<DepthRelation> relations) {
     unsigned n = nx + ny;
@@ -313,6 +314,7 @@ private:
     return poly;
   }
 
+private:
   const LeafAccesses &x, &y;
   unsigned nx, ny;
   bool fastPaths;
@@ -352,9 +354,29 @@ bool DependenceAnalysis::mayConflict(const LeafAccesses &x,
         return false; // different copies
     }
   }
-  PairSystem system(x, y, options.fastPaths);
+  return mayTouchSameElement(x, a, y, b, constrained, options.fastPaths);
+}
+
+bool perfdojo::mayTouchSameElement(const LeafAccesses &x,
+                                   const PhysicalAccess &a,
+                                   const LeafAccesses &y,
+                                   const PhysicalAccess &b,
+                                   ArrayRef<DepthRelation> relations,
+                                   bool fastPaths) {
+  if (a.buffer != b.buffer)
+    return false;
+  PairSystem system(x, y, fastPaths);
   system.addIndexEqualities(a, b);
-  return system.feasible(constrained);
+  return system.feasible(relations);
+}
+
+presburger::IntegerPolyhedron
+perfdojo::getSameElementPairs(const LeafAccesses &x, const PhysicalAccess &a,
+                              const LeafAccesses &y, const PhysicalAccess &b,
+                              ArrayRef<DepthRelation> relations) {
+  PairSystem system(x, y, /*fastPaths=*/false);
+  system.addIndexEqualities(a, b);
+  return system.buildPolyhedron(relations);
 }
 
 std::optional<Conflict>

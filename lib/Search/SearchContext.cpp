@@ -33,6 +33,10 @@ bool SearchContext::exhausted() const {
 
 std::optional<Evaluation>
 SearchContext::evaluate(llvm::ArrayRef<MoveRequest> moves) {
+  if (moves.empty())
+    for (const SearchRecord &r : records)
+      if (r.moves.empty())
+        return r.evaluation;
   if (exhausted())
     return std::nullopt;
   SearchRecord record;
@@ -69,6 +73,34 @@ std::vector<std::optional<Evaluation>> SearchContext::evaluateBatch(
       observer(*this);
   }
   return results;
+}
+
+llvm::Error SearchContext::checkOriginal() {
+  std::optional<Evaluation> original = evaluate({});
+  if (!original || original->ok())
+    return llvm::Error::success();
+  llvm::StringRef why;
+  switch (original->status) {
+  case EvaluationStatus::Failed:
+    why = "fails to compile or run";
+    break;
+  case EvaluationStatus::Crashed:
+    why = "crashed";
+    break;
+  case EvaluationStatus::Timeout:
+    why = "timed out";
+    break;
+  case EvaluationStatus::Mismatch:
+    why = "does not match its reference";
+    break;
+  default:
+    why = "cannot be evaluated";
+    break;
+  }
+  std::string message = llvm::StringRef(original->message).trim().str();
+  return llvm::createStringError(
+      "the original kernel " + why + (message.empty() ? "" : ":\n" + message) +
+      "\nno search without a valid original; nothing was written");
 }
 
 unsigned SearchContext::getJobs() const { return evaluator.getJobs(); }

@@ -9,6 +9,7 @@
 #include "perfdojo/Search/SearchReport.h"
 #include "perfdojo/Support/ToolFlags.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -153,10 +154,21 @@ static llvm::Error writeFile(const std::string &path,
   return llvm::Error::success();
 }
 
+llvm::ArrayRef<llvm::StringRef> perfdojo::getSearchOutputFiles() {
+  static const llvm::StringRef files[] = {"report.json", "best.dojo",
+                                          "best.moves", "convergence.png",
+                                          "best-path.png"};
+  return files;
+}
+
 llvm::Error perfdojo::writeSearchOutputs(const SearchReport &report,
                                          Evaluator &evaluator,
                                          llvm::StringRef dir) {
   std::string prefix = dir.str() + "/";
+  for (llvm::StringRef file : getSearchOutputFiles())
+    if (std::error_code ec = llvm::sys::fs::remove(prefix + file.str()))
+      return llvm::createStringError("cannot replace '" + prefix + file.str() +
+                                     "': " + ec.message());
   if (llvm::Error error = writeFile(
           prefix + "report.json", llvm::formatv("{0:2}", toJSON(report)).str()))
     return error;
@@ -172,6 +184,20 @@ llvm::Error perfdojo::writeSearchOutputs(const SearchReport &report,
   for (const MoveRequest &move : best->moves)
     script += move.str() + "\n";
   return writeFile(prefix + "best.moves", script);
+}
+
+std::string perfdojo::getReproduceCommand(llvm::StringRef input,
+                                          llvm::ArrayRef<MoveRequest> moves) {
+  std::string script;
+  for (const MoveRequest &move : moves)
+    script += (script.empty() ? "" : "; ") + move.str();
+  std::string apply = "perfdojo-opt --dojo-apply=\"" + script + "\"";
+  std::string candidate = " -o candidate.mlir && perfdojo-run candidate.mlir "
+                          "--baseline=" + input.str();
+  if (input.ends_with(".mlir"))
+    return apply + " " + input.str() + candidate;
+  return "perfdojo-translate --import-dojo " + input.str() + " | " + apply +
+         candidate;
 }
 
 void perfdojo::printSearchSummary(const SearchReport &report,

@@ -30,7 +30,7 @@ dojo.kernel @negative_top_level {
 
 // expected-error @+1 {{'hoist_leaf y': the leaf is the only child of its scope, which would be left empty}}
 dojo.kernel @negative_only_child {
-  dojo.buffer y f32 [4] heap out
+  dojo.buffer y f32 [1] heap out
   dojo.scope 4 {
     // expected-note @+1 {{the leaf}}
     dojo.leaf y[0] = 1.0

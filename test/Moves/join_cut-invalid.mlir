@@ -65,6 +65,7 @@ dojo.kernel @negative_body_differs {
     // expected-note @+1 {{first difference, in the next scope}}
     dojo.leaf y[{0}+5] = x[{0}+5]
   }
+  dojo.leaf y[4] = x[4]
 }
 
 // -----
@@ -73,7 +74,7 @@ dojo.kernel @negative_body_differs {
 // expected-error @+1 {{'join_cut y#0@0': the next scope's body is not this body with {0} shifted by 4}}
 dojo.kernel @negative_missing_child {
   dojo.buffer y f32 [8] heap out
-  dojo.buffer z f32 [4] heap out
+  dojo.buffer z f32 [1] heap out
   dojo.scope 4 {
     dojo.leaf y[{0}] = 1.0
     // expected-note @+1 {{first difference, in this scope}}

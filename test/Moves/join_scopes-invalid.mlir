@@ -3,7 +3,7 @@
 
 // expected-error @+1 {{'join_scopes y@0': join_scopes needs a scope, not a leaf}}
 dojo.kernel @negative_leaf {
-  dojo.buffer y f32 [4] heap out
+  dojo.buffer y f32 [1] heap out
   dojo.buffer z f32 [4] heap out
   // expected-note @+1 {{the leaf}}
   dojo.leaf y[0] = 1.0
@@ -17,7 +17,7 @@ dojo.kernel @negative_leaf {
 // expected-error @+1 {{'join_scopes y@0': the next sibling is not a scope}}
 dojo.kernel @negative_next_not_scope {
   dojo.buffer y f32 [4] heap out
-  dojo.buffer z f32 [4] heap out
+  dojo.buffer z f32 [1] heap out
   // expected-note @+1 {{the scope}}
   dojo.scope 4 {
     dojo.leaf y[{0}] = 1.0
@@ -30,7 +30,7 @@ dojo.kernel @negative_next_not_scope {
 // expected-error @+1 {{'join_scopes y@0': sizes differ: 4 and 3}}
 dojo.kernel @negative_sizes {
   dojo.buffer y f32 [4] heap out
-  dojo.buffer z f32 [4] heap out
+  dojo.buffer z f32 [3] heap out
   dojo.scope 4 {
     dojo.leaf y[{0}] = 1.0
   }

@@ -3,7 +3,7 @@
 
 // expected-error @+1 {{'merge_scopes y@0': y@0 is a leaf; merge_scopes needs a scope}}
 dojo.kernel @negative_leaf {
-  dojo.buffer y f32 [6] heap out
+  dojo.buffer y f32 [1] heap out
   // expected-note @+1 {{the leaf}}
   dojo.leaf y[0] = 1.0
 }

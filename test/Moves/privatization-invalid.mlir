@@ -38,6 +38,9 @@ dojo.kernel @negative_not_covered {
   dojo.buffer x f32 [4, 8] heap in
   dojo.buffer t f32 [8] stack
   dojo.buffer y f32 [4, 8] heap out
+  dojo.scope 8 {
+    dojo.leaf t[{0}] = 0.0
+  }
   dojo.scope 4 {
     dojo.scope 8 {
       // expected-note @+2 {{conflicts with this leaf}}

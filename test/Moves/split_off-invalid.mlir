@@ -4,7 +4,7 @@
 // y is a top-level leaf, so y@0 names the leaf, not a gap inside a scope.
 // expected-error @+1 {{'split_off y@0': y@0 is a leaf; split_off names a gap inside a scope as a@d with d smaller than the depth of leaf a}}
 dojo.kernel @negative_leaf {
-  dojo.buffer y f32 [4] heap out
+  dojo.buffer y f32 [1] heap out
   // expected-note @+1 {{the leaf}}
   dojo.leaf y[0] = 1.0
 }

@@ -4,7 +4,7 @@
 
 // expected-error @+1 {{'split_scope y@0 3': y@0 is a leaf; split_scope needs a scope}}
 dojo.kernel @negative_leaf {
-  dojo.buffer y f32 [6] heap out
+  dojo.buffer y f32 [1] heap out
   // expected-note @+1 {{the leaf}}
   dojo.leaf y[0] = 1.0
 }

@@ -64,6 +64,7 @@ dojo.kernel @inner {
 // CHECK-NEXT:          dojo.leaf s[{0}*4+{1}] += x[{0}*4+{1}, {2}]
 // CHECK-NEXT:        }
 // CHECK-NEXT:        dojo.leaf y[{0}*8+{1}*2+1] = s[{0}*4+{1}]
+// CHECK-NEXT:        dojo.leaf y[{0}*8+{1}*2] = s[{0}*4+{1}]
 dojo.kernel @body {
   dojo.buffer x f32 [12, 8] heap in
   dojo.buffer s f32 [12] stack
@@ -74,5 +75,6 @@ dojo.kernel @body {
       dojo.leaf s[{0}] += x[{0}, {1}]
     }
     dojo.leaf y[{0}*2+1] = s[{0}]
+    dojo.leaf y[{0}*2] = s[{0}]
   }
 }

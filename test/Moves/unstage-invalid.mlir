@@ -32,7 +32,7 @@ dojo.kernel @negative_argument {
 dojo.kernel @negative_no_pattern {
   dojo.buffer x f32 [4] heap in
   dojo.buffer x_s f32 [4] stack
-  dojo.buffer y f32 [4] heap out
+  dojo.buffer y f32 [2] heap out
   dojo.scope 2 {
     dojo.leaf x_s[{0}] = x[{0}]
   }

@@ -130,24 +130,27 @@ static cl::opt<bool> quiet("quiet", cl::init(false),
                            cl::desc("No progress line"),
                            cl::cat(searchCategory));
 
-/// A mismatch means a move was offered where it changes the kernel's
-/// meaning: said at once, with the command that reproduces it. Where the
-/// original kernel is itself off from the f64 reference, it is numerics,
-/// said as a warning.
+/// A candidate's mismatch means a move was offered where it changes the
+/// kernel's meaning (or the candidate was miscompiled): said at once, with
+/// a command that rebuilds the candidate from the input and validates it.
+/// Where the original kernel is itself off from the f64 reference, it is
+/// numerics, said as a warning. The original never gets here
+/// (SearchContext::checkOriginal).
 static void reportMismatch(const SearchRecord &record) {
   bool numerics = record.evaluation.numerics;
   (numerics ? llvm::WithColor::warning(llvm::errs(), "perfdojo-search")
             : llvm::WithColor::error(llvm::errs(), "perfdojo-search"))
-      << (numerics ? "validation mismatch where the original kernel is "
-                     "itself off from the f64 reference (numerics, not a "
-                     "legality bug); "
-                   : "validation mismatch (a legality bug); ")
-      << "reproduce with perfdojo-opt --dojo-apply=\"";
-  llvm::interleave(
-      record.moves, llvm::errs(),
-      [](const MoveRequest &m) { llvm::errs() << m.str(); }, "; ");
-  llvm::errs() << "\" " << inputFile << "\n  " << record.evaluation.message
-               << "\n";
+      << "a candidate after " << record.moves.size() << " move(s) "
+      << (numerics ? "does not match the f64 reference where the original "
+                     "kernel is itself off from it (numerics, not a legality "
+                     "bug); "
+                   : "does not match the original kernel (a legality bug or "
+                     "a miscompilation); ")
+      << "reproduce with
+  " << getReproduceCommand(inputFile, record.moves)
+      << "
+  " << record.evaluation.message << "
+";
 }
 
 /// The live progress line: evaluations, best time, speedup, ETA.
@@ -251,15 +254,23 @@ static int toolMain(int argc, char **argv) {
   std::string out = outDir.empty()
                         ? "perfdojo-search-" + kernel.getSymName().str()
                         : outDir.getValue();
+
+  Evaluator evaluator(kernel, inputFile, options);
+  SearchBudget budget{budgetEvals, budgetSeconds};
+  SearchContext search(evaluator, kernel, budget, seed, options.moves);
+
+  // The original first: without a valid baseline there is nothing to
+  // compare, and nothing is written (no output directory, no stale files).
+  if (llvm::Error error = search.checkOriginal()) {
+    llvm::errs() << "perfdojo-search: " << inputFile << ": "
+                 << llvm::toString(std::move(error)) << "\n";
+    return 1;
+  }
   if (std::error_code ec = llvm::sys::fs::create_directories(out)) {
     llvm::errs() << "perfdojo-search: cannot create '" << out
                  << "': " << ec.message() << "\n";
     return 1;
   }
-
-  Evaluator evaluator(kernel, inputFile, options);
-  SearchBudget budget{budgetEvals, budgetSeconds};
-  SearchContext search(evaluator, kernel, budget, seed, options.moves);
 
   // A live progress line on a terminal; nothing when redirected.
   bool live = !quiet && llvm::sys::Process::StandardErrIsDisplayed();

@@ -27,6 +27,7 @@
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 #include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 
+#include "mlir/Analysis/Presburger/IntegerRelation.h"
 #include "llvm/ADT/DenseMap.h"
 
 namespace perfdojo {
@@ -81,6 +82,26 @@ struct Conflict {
   /// read of t[{0}] in leaf ...".
   std::string describe() const;
 };
+
+/// The system every question of this header reduces to: instances x of X
+/// and y of Y (each in its box) where access `a` at x and access `b` at y
+/// touch the same physical element, with relations[k] between x_k and y_k.
+/// Access kinds, reductions and privatization are the callers' business.
+///
+/// Whether the system has an integer point (the cheap exact filters first
+/// unless `fastPaths` is off, then Presburger emptiness).
+bool mayTouchSameElement(const LeafAccesses &x, const PhysicalAccess &a,
+                         const LeafAccesses &y, const PhysicalAccess &b,
+                         llvm::ArrayRef<DepthRelation> relations,
+                         bool fastPaths = true);
+
+/// The system as an integer set over (x_0, ..., x_nx-1, y_0, ..., y_ny-1),
+/// for analyses that project or subtract it (Initialization.h). `relations`
+/// must not hold NotEqual (a union: ask once with Less, once with Greater).
+mlir::presburger::IntegerPolyhedron
+getSameElementPairs(const LeafAccesses &x, const PhysicalAccess &a,
+                    const LeafAccesses &y, const PhysicalAccess &b,
+                    llvm::ArrayRef<DepthRelation> relations);
 
 class DependenceAnalysis {
 public:

@@ -77,10 +77,23 @@ SearchReport startSearchReport(const SearchContext &search,
 /// report.json (docs/search-report.md).
 llvm::json::Value toJSON(const SearchReport &report);
 
+/// The files a search writes to its output directory (report.json,
+/// best.dojo, best.moves and the plots).
+llvm::ArrayRef<llvm::StringRef> getSearchOutputFiles();
+
 /// Writes report.json, and best.dojo and best.moves when there is a best
-/// program, to `dir`; `evaluator` materializes the best program.
+/// program, to `dir`; `evaluator` materializes the best program. The files
+/// of a previous search in `dir` (getSearchOutputFiles) are removed first,
+/// so the directory never mixes two runs.
 llvm::Error writeSearchOutputs(const SearchReport &report, Evaluator &evaluator,
                                llvm::StringRef dir);
+
+/// A shell command that applies `moves` to the kernel file `input` (`.dojo`
+/// or `.mlir`) and runs the result validated against `input`:
+/// `perfdojo-translate --import-dojo K.dojo | perfdojo-opt --dojo-apply="..."
+/// -o candidate.mlir && perfdojo-run candidate.mlir --baseline=K.dojo`.
+std::string getReproduceCommand(llvm::StringRef input,
+                                llvm::ArrayRef<MoveRequest> moves);
 
 /// The summary perfdojo-search prints, up to (not including) the line that
 /// lists the files written.

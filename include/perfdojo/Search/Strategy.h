@@ -46,8 +46,17 @@ public:
                 SearchBudget budget, uint64_t seed, MoveOptions moveOptions);
 
   /// Evaluates `moves` applied to the original kernel and records it.
-  /// Returns nullopt without evaluating once the budget is spent.
+  /// Returns nullopt without evaluating once the budget is spent. The
+  /// original (no moves) is evaluated and recorded once: asking again
+  /// returns its first result.
   std::optional<Evaluation> evaluate(llvm::ArrayRef<MoveRequest> moves);
+
+  /// Evaluates the original kernel, the baseline every candidate is
+  /// validated and timed against, before any strategy runs. An error says
+  /// why it cannot be one (it fails to compile or run, crashes, times out,
+  /// or does not match its reference): a search without a baseline
+  /// compares nothing, so its caller stops and writes nothing.
+  llvm::Error checkOriginal();
 
   /// Evaluates several candidates, up to the evaluator's job count at a
   /// time, and records them in order. Candidates past the budget are not

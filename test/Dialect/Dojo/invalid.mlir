@@ -646,28 +646,33 @@ dojo.kernel @negative_element_type_mismatch {
 // -----
 
 dojo.kernel @negative_read_output_before_write {
+  // expected-note @below {{'y' is declared here}}
   dojo.buffer y f32 [4] heap out
-  // expected-error @below {{'dojo.leaf' op reads 'y' before any leaf writes it (output buffers start undefined)}}
+  // expected-error @below {{'dojo.leaf' op reads y[1], which no earlier leaf writes (outputs start undefined)}}
   dojo.leaf y[0] = y[1]
 }
 
 // -----
 
 dojo.kernel @negative_read_scratch_before_write {
+  // expected-note @below {{'t' is declared here}}
   dojo.buffer t f32 [4] heap -> t0, t1
   dojo.buffer y f32 [4] heap out
+  // expected-note @below {{writes 't0' here}}
   dojo.leaf t0[0] = 1
-  // Writing one array of a buffer does not define its other arrays.
-  // expected-error @below {{'dojo.leaf' op reads 't1' before any leaf writes it (scratch buffers start undefined)}}
-  dojo.leaf y[0] = t1[0]
+  // Writing t0[0] defines t[0] for every array of the buffer; nothing
+  // writes t[1].
+  // expected-error @below {{'dojo.leaf' op reads t1[1], which no earlier leaf writes (scratch buffers start undefined)}}
+  dojo.leaf y[0] = t1[1]
 }
 
 // -----
 
 dojo.kernel @negative_reduce_before_write {
+  // expected-note @below {{'y' is declared here}}
   dojo.buffer y f32 [4] heap out
   // A reduction reads its output.
-  // expected-error @below {{'dojo.leaf' op reads 'y' before any leaf writes it (output buffers start undefined)}}
+  // expected-error @below {{'dojo.leaf' op reduces into y[0], which no earlier leaf writes (outputs start undefined)}}
   dojo.leaf y[0] += 1
 }
 

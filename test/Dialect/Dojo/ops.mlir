@@ -360,6 +360,6 @@ dojo.kernel @attributes attributes {
     access = #dojo.access<y[4*{0} + {1}, 2]>,
     index = #dojo.index<({1}+{0}*24)>,
     scalar = #dojo.access<s[]>} {
-  dojo.buffer y f32 [4] heap out
+  dojo.buffer y f32 [1] heap out
   dojo.leaf y[0] = 1
 }

@@ -5,11 +5,11 @@
 // expected-error @below {{expected exactly one dojo.kernel, found 2}}
 module {
   dojo.kernel @a {
-    dojo.buffer y f32 [4] heap out
+    dojo.buffer y f32 [1] heap out
     dojo.leaf y[0] = 1
   }
   dojo.kernel @b {
-    dojo.buffer y f32 [4] heap out
+    dojo.buffer y f32 [1] heap out
     dojo.leaf y[0] = 1
   }
 }

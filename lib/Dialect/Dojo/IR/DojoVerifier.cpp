@@ -8,16 +8,19 @@
 //   3. every access names a declared array with the right rank, and stays
 //      in bounds for every point of its iteration box (exact);
 //   4. operands have the output's element type;
-//   5. inputs are never written, outputs are written, and no leaf reads
-//      scratch data before any leaf has written that array;
+//   5. inputs are never written;
 //   6. scope modes nest legally and a `:v` scope holds one leaf
 //      (ModeRules.h, checked per scope);
-//   7. the kernel invariants hold: `:N` dimensions, register addressing,
+//   7. every element of an output is written, and every element read from
+//      an output or scratch array was written before (exact, per element:
+//      Analysis/Initialization.h);
+//   8. the kernel invariants hold: `:N` dimensions, register addressing,
 //      vector lanes, one block shape per GPU launch, race freedom of every
 //      concurrent scope (Analysis/KernelInvariants.h).
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/Analysis/Initialization.h"
 #include "perfdojo/Analysis/KernelInvariants.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
@@ -214,13 +217,6 @@ public:
     for (Operation &op : kernel.getBlock())
       if (!isa<BufferOp>(op) && failed(visit(&op)))
         return failure();
-    for (BufferOp buffer : kernel.getBuffers()) {
-      if (buffer.getRole() != Role::out)
-        continue;
-      if (!written.contains(buffer.getName()))
-        return buffer.emitOpError("output '")
-               << buffer.getName() << "' is never written";
-    }
     return success();
   }
 
@@ -308,18 +304,6 @@ private:
     return buffer;
   }
 
-  LogicalResult checkDefined(LeafOp leaf, StringRef array, BufferOp buffer) {
-    if (buffer.getRole() == Role::in || buffer.getRole() == Role::inout)
-      return success();
-    if (written.contains(array))
-      return success();
-    return leaf.emitOpError("reads '")
-           << array << "' before any leaf writes it"
-           << (buffer.getRole() == Role::out
-                   ? " (output buffers start undefined)"
-                   : " (scratch buffers start undefined)");
-  }
-
   LogicalResult visitLeaf(LeafOp leaf) {
     FailureOr<BufferOp> out =
         checkAccess(leaf, leaf.getArray(), leaf.getIndices(), "output");
@@ -360,8 +344,6 @@ private:
         return leaf.emitOpError("operand '")
                << array << "' has element type " << in->getElementType()
                << " but the statement computes in " << type;
-      if (failed(checkDefined(leaf, array, *in)))
-        return failure();
     }
     if (out->getRole() == Role::in) {
       InFlightDiagnostic diag = leaf.emitOpError("writes input '")
@@ -369,17 +351,12 @@ private:
       diag.attachNote(out->getLoc()) << "declared 'in' here";
       return diag;
     }
-    if (leaf.getReduce() != ReduceKind::none &&
-        failed(checkDefined(leaf, leaf.getArray(), *out)))
-      return failure();
-    written.insert(leaf.getArray());
     return success();
   }
 
   KernelOp kernel;
   llvm::StringSet<> bufferNames;
   llvm::StringMap<BufferOp> arrays;
-  llvm::StringSet<> written;
   SmallVector<int64_t, 8> sizes;
 };
 } // namespace
@@ -387,6 +364,13 @@ private:
 LogicalResult KernelOp::verifyRegions() {
   if (failed(KernelChecker(*this).run()))
     return failure();
+  if (std::optional<InitializationViolation> uninitialized =
+          findInitializationViolation(*this)) {
+    InFlightDiagnostic diag =
+        uninitialized->at->emitOpError(uninitialized->message);
+    uninitialized->attachNotes(diag);
+    return diag;
+  }
   std::optional<InvariantViolation> violation =
       findKernelInvariantViolation(*this);
   if (!violation)
