@@ -30,6 +30,7 @@ namespace pb = mlir::presburger;
 /// reported. Library kernels stay far below (docs/ir.md, S11).
 static constexpr unsigned kMaxDisjuncts = 64;
 static constexpr unsigned kMaxLocals = 12;
+static constexpr int64_t kMaxEnumerated = 256;
 
 namespace {
 /// A writer of a buffer: its accesses and its place in execution order.
@@ -197,7 +198,6 @@ findUncoveredInstance(const LeafAccesses &reader, const PhysicalAccess &read,
   }
   pb::PresburgerSet uncovered(box);
   unsigned disjuncts = 0;
-  bool anyLocals = false;
   pb::PresburgerSet covered = pb::PresburgerSet::getEmpty(space);
   for (const auto &[writer, write, relations] : writes) {
     if (!mayTouchSameElement(reader, read, *writer, *write, relations))
@@ -207,18 +207,46 @@ findUncoveredInstance(const LeafAccesses &reader, const PhysicalAccess &read,
       return Coverage::Undecided;
     pb::IntegerPolyhedron pairs =
         getSameElementPairs(reader, read, w, a, relations);
-    // The writer's instance exists: its variables become existential.
+    // The writer's instance exists: its variables are projected out where
+    // that is exact; the few left (non-unit coefficients) are enumerated,
+    // one disjunct per value, so the difference has no existentials.
     unsigned locals = projectOutExactly(pairs, n);
-    pairs.convertToLocal(pb::VarKind::SetDim, n, n + locals);
-    anyLocals |= locals > 0;
-    covered.unionInPlace(pairs);
+    SmallVector<int64_t, 4> lower, upper;
+    int64_t combinations = 1;
+    for (unsigned v = n; v < n + locals; ++v) {
+      std::optional<int64_t> lo = pairs.getConstantBound64(pb::BoundType::LB, v),
+                             hi = pairs.getConstantBound64(pb::BoundType::UB, v);
+      if (!lo || !hi)
+        return Coverage::Undecided;
+      lower.push_back(*lo);
+      upper.push_back(*hi);
+      combinations *= std::max<int64_t>(0, *hi - *lo + 1);
+      if (combinations > kMaxEnumerated)
+        return Coverage::Undecided;
+    }
+    SmallVector<int64_t, 4> value(lower);
+    for (int64_t c = 0; c < combinations; ++c) {
+      pb::IntegerPolyhedron one = pairs;
+      SmallVector<llvm::DynamicAPInt, 4> values;
+      for (int64_t v : value)
+        values.push_back(llvm::DynamicAPInt(v));
+      if (locals)
+        one.setAndEliminate(n, values);
+      covered.unionInPlace(one);
+      for (unsigned i = 0; i < locals && ++value[i] > upper[i]; ++i)
+        value[i] = lower[i];
+    }
   }
-  // The set difference needs the subtrahend's existentials as divisions.
   if (disjuncts)
-    uncovered = uncovered.subtract(
-        anyLocals ? covered.computeReprWithOnlyDivLocals() : covered);
+    uncovered = uncovered.subtract(covered);
   bool found = false;
-  for (const pb::IntegerRelation &part : uncovered.getAllDisjuncts()) {
+  for (const pb::IntegerRelation &disjunct : uncovered.getAllDisjuncts()) {
+    // The lexicographic minimum with the difference's divisions as plain
+    // variables after the instance's (the library's lexmin does not bound
+    // existentials).
+    pb::IntegerRelation part = disjunct;
+    part.convertVarKind(pb::VarKind::Local, 0, part.getNumLocalVars(),
+                        pb::VarKind::SetDim);
     pb::MaybeOptimum<SmallVector<llvm::DynamicAPInt, 8>> min =
         part.findIntegerLexMin();
     if (!min.isBounded())

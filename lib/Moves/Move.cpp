@@ -2,6 +2,7 @@
 
 #include "MoveKinds.h"
 
+#include "perfdojo/Analysis/Initialization.h"
 #include "perfdojo/Analysis/Privatization.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
@@ -203,8 +204,11 @@ FailureOr<MoveRequest> perfdojo::applyMove(MoveState &state,
   MoveRequest inverse = move->rewrite(state, request);
   state.invalidate();
   // Every move must leave a valid kernel; if the verifier disagrees, that is
-  // a bug in the move's check: undo and say so.
+  // a bug in the move's check: undo and say so, with the reason when the
+  // result reads data it never wrote (a dependence the check missed).
   if (failed(verify(state.getKernel()))) {
+    std::optional<InitializationViolation> uninitialized =
+        findInitializationViolation(state.getKernel());
     DiagnosedSilenceableFailure undo = checkMove(state, inverse, errorLoc);
     if (undo.succeeded())
       lookupMove(inverse.name)->rewrite(state, inverse);
@@ -212,9 +216,11 @@ FailureOr<MoveRequest> perfdojo::applyMove(MoveState &state,
       (void)undo.silence();
     state.invalidate();
     DiagnosedSilenceableFailure bug = emitSilenceableFailure(
-        errorLoc, "internal error: '" + request.str() +
-                      "' passed its legality check but broke the kernel "
-                      "(please report)");
+        errorLoc,
+        "internal error: '" + request.str() +
+            "' passed its legality check but broke the kernel" +
+            (uninitialized ? ": the result " + uninitialized->message : "") +
+            " (please report)");
     if (out)
       *out = std::move(bug);
     else

@@ -63,6 +63,7 @@ dojo.kernel @negative_index {
   dojo.scope 4 {
     dojo.leaf t[{0}] = x[{0}]
     // expected-note @+1 {{this access}}
+    dojo.leaf t[{0}+1] = x[{0}]
     dojo.leaf y[{0}] = t[{0}+1]
   }
 }

@@ -91,6 +91,7 @@ dojo.kernel @negative_different_index {
     // expected-note @+1 {{this access}}
     dojo.leaf t[{0}] = x[{0}]
     // expected-note @+1 {{and this one}}
+    dojo.leaf t[{0}+1] = x[{0}]
     dojo.leaf y[{0}] = t[{0}+1]
   }
 }

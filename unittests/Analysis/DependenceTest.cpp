@@ -88,12 +88,13 @@ TEST(Dependence, FastPathsAgreeWithPresburger) {
         "t f32 [" +
         std::to_string(std::max(m[0], m[2]) + 1) + ", " +
         std::to_string(std::max(m[1], m[3]) + 1) +
-        "] heap\n"
+        "] heap inout\n"
         "y f32 [1] heap out\n" +
         sizesText(sizes1) + "t[" + f1 + ", " + g1 + "] = x[0]\n" +
         std::string(common == 0 ? "" : std::string(common, '|') + " ") +
         sizesText(llvm::ArrayRef<int64_t>(sizes2).drop_front(common)) +
         "y[0] = t[" + f2 + ", " + g2 + "]\n";
+    // `t` is inout, so the random reads of it read defined data (S11).
     OwningOpRef<ModuleOp> module = importDojoString(text, &context);
     ASSERT_TRUE(module) << text;
     dojo::KernelOp kernel = getSingleKernel(*module);

@@ -61,6 +61,11 @@ dojo.kernel @block_phase_race {
   dojo.buffer x f32 [2, 8] heap in
   dojo.buffer t f32 [2, 8] heap
   dojo.buffer y f32 [2, 8] heap out
+  dojo.scope 2 {
+    dojo.scope 8 {
+      dojo.leaf t[{0}, {1}] = 0.0
+    }
+  }
   dojo.scope 2:g {
     // expected-error @below {{'dojo.scope' op violates race freedom (the :b scope): two of its iterations conflict: write of 't' in `t[{0}, {1}] = x[{0}, {1}]` conflicts with the read of 't' in `y[{0}, {1}] = t[{0}, -{1}+7]`}}
     dojo.scope 8:b {

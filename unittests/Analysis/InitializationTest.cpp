@@ -1,0 +1,162 @@
+//===- InitializationTest.cpp - S11 per element against a simulation -----===//
+//
+// Differential test of Analysis/Initialization.h: random kernels of a
+// writer and a reader of one scratch buffer, with random affine indices,
+// shared scopes and either order, are imported (the verifier runs the
+// analysis); the verdict must equal a brute-force run of the kernel's
+// instances in execution order that marks the elements written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "perfdojo/Target/DojoText/DojoText.h"
+
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "gtest/gtest.h"
+
+#include <functional>
+#include <random>
+
+using namespace mlir;
+using namespace perfdojo;
+
+namespace {
+
+struct Form {
+  std::vector<int64_t> coeffs;
+  int64_t constant = 0;
+  int64_t at(const std::vector<int64_t> &point) const {
+    int64_t value = constant;
+    for (size_t k = 0; k < coeffs.size(); ++k)
+      value += coeffs[k] * point[k];
+    return value;
+  }
+  std::string text() const {
+    std::string out;
+    for (size_t k = 0; k < coeffs.size(); ++k) {
+      if (!coeffs[k])
+        continue;
+      out += (coeffs[k] < 0 ? "-" : out.empty() ? "" : "+");
+      out += "{" + std::to_string(k) + "}*" +
+             std::to_string(std::abs(coeffs[k]));
+    }
+    if (out.empty())
+      return std::to_string(constant);
+    return constant ? out + "+" + std::to_string(constant) : out;
+  }
+};
+
+/// A random form over `sizes`, shifted to range over [0, max].
+Form randomForm(std::mt19937 &rng, const std::vector<int64_t> &sizes,
+                int64_t &max) {
+  Form f;
+  int64_t lo = 0, hi = 0;
+  for (int64_t size : sizes) {
+    int64_t c = rng() % 3 == 0 ? 0 : int64_t(rng() % 5) - 2;
+    f.coeffs.push_back(c);
+    (c < 0 ? lo : hi) += c * (size - 1);
+  }
+  f.constant = -lo + int64_t(rng() % 2);
+  max = f.constant + hi;
+  return f;
+}
+
+/// Calls `body` for every point of `sizes` in ascending lexicographic order.
+void forEachPoint(const std::vector<int64_t> &sizes,
+                  const std::function<void(const std::vector<int64_t> &)> &body) {
+  std::vector<int64_t> point(sizes.size(), 0);
+  while (true) {
+    body(point);
+    size_t k = sizes.size();
+    while (k > 0 && ++point[k - 1] == sizes[k - 1])
+      point[--k] = 0;
+    if (k == 0)
+      return;
+  }
+}
+
+std::string sizesText(const std::vector<int64_t> &sizes, size_t from) {
+  std::string text;
+  for (size_t k = from; k < sizes.size(); ++k)
+    text += std::to_string(sizes[k]) + " ";
+  return text;
+}
+
+TEST(Initialization, AgreesWithASimulation) {
+  std::mt19937 rng(2026);
+  unsigned rejected = 0, trials = 300;
+  for (unsigned trial = 0; trial < trials; ++trial) {
+    unsigned common = rng() % 3;
+    std::vector<int64_t> commonSizes, sizes[2];
+    for (unsigned k = 0; k < common; ++k)
+      commonSizes.push_back(1 + rng() % 4);
+    for (auto &s : sizes) {
+      s = commonSizes;
+      for (unsigned k = 0, own = rng() % 3; k < own; ++k)
+        s.push_back(1 + rng() % 4);
+    }
+    // Leaf 0 writes t[f], leaf 1 reads it; `readerFirst` swaps their text
+    // order (the write then only helps later iterations).
+    int64_t max[2];
+    Form write = randomForm(rng, sizes[0], max[0]);
+    Form read = randomForm(rng, sizes[1], max[1]);
+    bool readerFirst = rng() % 3 == 0;
+    std::string writer = "t[" + write.text() + "] = x[0]\n";
+    std::string reader = "y[0] = t[" + read.text() + "] * 2\n";
+    std::string lines[2] = {sizesText(sizes[0], 0) + writer,
+                            sizesText(sizes[1], 0) + reader};
+    if (readerFirst)
+      lines[0] = sizesText(sizes[1], 0) + reader,
+      lines[1] = sizesText(sizes[0], 0) + writer;
+    std::vector<int64_t> &second = readerFirst ? sizes[0] : sizes[1];
+    lines[1] = (common ? std::string(common, '|') + " " : "") +
+               sizesText(second, common) +
+               (readerFirst ? writer : reader);
+    std::string text = "x f32 [1] heap in\nt f32 [" +
+                       std::to_string(std::max(max[0], max[1]) + 1) +
+                       "] heap\ny f32 [1] heap out\n" + lines[0] + lines[1];
+
+    // The simulation: instances in execution order, elements marked.
+    std::vector<bool> written(std::max(max[0], max[1]) + 1, false);
+    bool uninitialized = false;
+    auto runLeaf = [&](int which, const std::vector<int64_t> &prefix) {
+      std::vector<int64_t> own(sizes[which].begin() + common,
+                               sizes[which].end());
+      forEachPoint(own, [&](const std::vector<int64_t> &inner) {
+        std::vector<int64_t> point = prefix;
+        point.insert(point.end(), inner.begin(), inner.end());
+        if (which == 0)
+          written[write.at(point)] = true;
+        else if (!written[read.at(point)])
+          uninitialized = true;
+      });
+    };
+    forEachPoint(commonSizes, [&](const std::vector<int64_t> &prefix) {
+      runLeaf(readerFirst ? 1 : 0, prefix);
+      runLeaf(readerFirst ? 0 : 1, prefix);
+    });
+
+    MLIRContext context;
+    std::string diagnostics;
+    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+      if (d.getSeverity() == DiagnosticSeverity::Error)
+        diagnostics += d.str() + "\n";
+      return success();
+    });
+    OwningOpRef<ModuleOp> module = importDojoString(text, &context);
+    if (uninitialized) {
+      ++rejected;
+      EXPECT_FALSE(module) << text;
+      EXPECT_NE(diagnostics.find("which no earlier leaf writes"),
+                std::string::npos)
+          << text << diagnostics;
+    } else {
+      EXPECT_TRUE(module) << text << diagnostics;
+    }
+  }
+  // Both verdicts occur often enough for the comparison to mean something.
+  EXPECT_GT(rejected, trials / 10);
+  EXPECT_LT(rejected, trials - trials / 10);
+}
+
+} // namespace
