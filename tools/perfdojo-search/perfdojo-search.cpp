@@ -146,11 +146,8 @@ static void reportMismatch(const SearchRecord &record) {
                      "bug); "
                    : "does not match the original kernel (a legality bug or "
                      "a miscompilation); ")
-      << "reproduce with
-  " << getReproduceCommand(inputFile, record.moves)
-      << "
-  " << record.evaluation.message << "
-";
+      << "reproduce with\n  " << getReproduceCommand(inputFile, record.moves)
+      << "\n  " << record.evaluation.message << "\n";
 }
 
 /// The live progress line: evaluations, best time, speedup, ETA.
