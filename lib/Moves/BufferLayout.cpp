@@ -14,6 +14,8 @@
 
 #include "MoveKinds.h"
 
+#include <cmath>
+
 #include "llvm/ADT/StringSet.h"
 
 using namespace mlir;
@@ -149,6 +151,25 @@ std::optional<std::string> findCapacityViolation(BufferOp buffer,
                                                  int64_t elements,
                                                  const MoveOptions &options) {
   return options.target.findCapacityViolation(buffer, location, elements);
+}
+
+bool checkNewLayout(const MoveRequest &request, Location errorLoc,
+                    BufferOp buffer, StringRef name, ArrayRef<int64_t> shape,
+                    ArrayRef<int64_t> padding, ArrayRef<bool> reused,
+                    DiagnosedSilenceableFailure &diag) {
+  std::optional<std::string> overflow = findLayoutOverflow(
+      name, getElementBytes(buffer), shape, padding, reused);
+  if (!overflow)
+    return true;
+  diag = failAtBuffer(request, errorLoc, buffer,
+                      "the result would have no 64-bit layout: " + *overflow);
+  return false;
+}
+
+std::string describeOverflowingProduct(int64_t a, int64_t b) {
+  double bits = std::log2(std::abs(double(a))) + std::log2(std::abs(double(b)));
+  return std::to_string(a) + " * " + std::to_string(b) + " (about 2^" +
+         std::to_string(int64_t(std::lround(bits))) + ")";
 }
 
 } // namespace perfdojo::moves

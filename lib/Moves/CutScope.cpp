@@ -28,6 +28,7 @@
 #include "MoveKinds.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace perfdojo;
@@ -36,18 +37,28 @@ using namespace perfdojo::moves;
 
 namespace {
 
-/// `form[{d} := {d} + k]`.
-LinearForm shifted(const LinearForm &form, unsigned d, int64_t k) {
+/// `form[{d} := {d} + k]`, or nullopt when its constant leaves the 64-bit
+/// range (then no form of a valid kernel equals it).
+std::optional<LinearForm> shifted(const LinearForm &form, unsigned d,
+                                  int64_t k) {
+  std::optional<int64_t> constant =
+      llvm::checkedMulAdd(form.coeff(d), k, form.constant);
+  if (!constant)
+    return std::nullopt;
   LinearForm out = form;
-  out.constant += form.coeff(d) * k;
+  out.constant = *constant;
   return out;
 }
 
+/// `map` with `{d} := {d} + k`, or a null map on overflow.
 AffineMap shiftedMap(AffineMap map, unsigned d, int64_t k) {
   SmallVector<AffineExpr, 4> results;
-  for (AffineExpr e : map.getResults())
-    results.push_back(
-        buildAffineExpr(shifted(*getLinearForm(e), d, k), map.getContext()));
+  for (AffineExpr e : map.getResults()) {
+    std::optional<LinearForm> form = shifted(*getLinearForm(e), d, k);
+    if (!form)
+      return AffineMap();
+    results.push_back(buildAffineExpr(*form, map.getContext()));
+  }
   return makeIndexMap(results, map.getContext());
 }
 
@@ -150,7 +161,8 @@ public:
     rest.setSize(s - k);
     scope.setSize(k);
     rewriteIndices(rest, [&](const LinearForm &in) {
-      return shifted(in, d, k);
+      // 0 < k < s: the shifted constant lies inside the form's range.
+      return *shifted(in, d, k);
     });
     return {"join_cut", getNodeSelector(scope), {}};
   }
@@ -182,6 +194,12 @@ public:
           "(clear the mode first)",
           second, "the next scope");
     int64_t k = first.getSize();
+    if (!llvm::checkedAdd(k, int64_t(second.getSize())))
+      return failWithNote(request, errorLoc,
+                          "the joined scope would have " + Twine(k) + " + " +
+                              Twine(second.getSize()) +
+                              " iterations, beyond the 64-bit index range",
+                          second, "the next scope");
     auto [x, y] = firstDifference(first.getBlock(), second.getBlock(),
                                   first.getDepth(), k);
     if (x || y) {

@@ -249,8 +249,13 @@ public:
           "the new extent " + Twine(n) + " differs from the size " +
               Twine(scope.getSize()) + " of the scope at depth " + Twine(d),
           scope, "the scope");
-    int64_t storage = getStorageElements(buffer);
-    int64_t grown = storage > INT64_MAX / n ? INT64_MAX : storage * n;
+    // The copies must stay in the 64-bit range and fit the location.
+    if (!checkNewLayout(request, errorLoc, buffer, name,
+                        inserted<int64_t>(buffer.getShape(), pos, n),
+                        inserted<int64_t>(buffer.getPadding(), pos, 0),
+                        inserted<bool>(buffer.getReused(), pos, false), diag))
+      return diag;
+    int64_t grown = getStorageElements(buffer) * n;
     if (std::optional<std::string> over = findCapacityViolation(
             buffer, buffer.getLocation(), grown, state.getOptions()))
       return failAtBuffer("the copies would exceed the capacity of " +

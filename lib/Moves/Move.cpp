@@ -35,9 +35,17 @@ llvm::Expected<MoveRequest> perfdojo::parseMoveRequest(StringRef text) {
   request.location = words[1].str();
   for (StringRef word : llvm::drop_begin(words, 2)) {
     int64_t value;
-    if (word.getAsInteger(10, value))
+    if (word.getAsInteger(10, value)) {
+      // Digits that do not fit are a number out of range, not a non-number.
+      StringRef digits = word;
+      digits.consume_front("-");
+      if (!digits.empty() && llvm::all_of(digits, llvm::isDigit))
+        return llvm::createStringError(
+            "move parameter '%s' is beyond the 64-bit integer range",
+            word.str().c_str());
       return llvm::createStringError("move parameter '%s' is not an integer",
                                      word.str().c_str());
+    }
     request.params.push_back(value);
   }
   return request;

@@ -282,6 +282,18 @@ std::optional<std::string>
 findCapacityViolation(dojo::BufferOp buffer, dojo::BufferLocation location,
                       int64_t elements, const MoveOptions &options);
 
+/// Refuses a move that would give `buffer` (or, for a new buffer, the one
+/// called `name`) extents with no 64-bit layout (findLayoutOverflow,
+/// PhysicalLayout.h), before anything changes; the note sits on `buffer`.
+bool checkNewLayout(const MoveRequest &request, mlir::Location errorLoc,
+                    dojo::BufferOp buffer, llvm::StringRef name,
+                    llvm::ArrayRef<int64_t> shape,
+                    llvm::ArrayRef<int64_t> padding,
+                    llvm::ArrayRef<bool> reused,
+                    mlir::DiagnosedSilenceableFailure &diag);
+/// `a * b (about 2^n)`, for messages about a size product that overflows.
+std::string describeOverflowingProduct(int64_t a, int64_t b);
+
 /// `<base>`, or `<base>1`, `<base>2`, ...: the first name that no buffer or
 /// array other than those of `ignore` takes (the new buffer of a move; its
 /// inverse passes the buffer itself as `ignore` to recognize the name).

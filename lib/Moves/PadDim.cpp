@@ -29,6 +29,8 @@
 
 #include "MoveKinds.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
@@ -74,13 +76,23 @@ public:
       return failAtBuffer(
           "dimension " + Twine(k) + " of '" + buffer.getName() +
           "' is non-materialized (:N); padding it would allocate nothing");
-    // Storage grows by p times the product of the other dimensions.
+    // The padded extent and storage must stay in the 64-bit range.
+    SmallVector<int64_t> padding(buffer.getPadding());
+    std::optional<int64_t> padded = llvm::checkedAdd(padding[k], p);
+    if (!padded)
+      return failAtBuffer("padding " + Twine(padding[k]) + " + " + Twine(p) +
+                          " of dimension " + Twine(k) + " of '" +
+                          buffer.getName() +
+                          "' is beyond the 64-bit integer range");
+    padding[k] = *padded;
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    if (!checkNewLayout(request, errorLoc, buffer, buffer.getName(),
+                        buffer.getShape(), padding, buffer.getReused(), diag))
+      return diag;
+    // Storage grows by p times the product of the other dimensions (no
+    // overflow: the layout fits).
     int64_t others = getStorageElements(buffer) / buffer.getAllocatedExtent(k);
-    int64_t extent = buffer.getAllocatedExtent(k);
-    int64_t elements =
-        extent > INT64_MAX - p || others > INT64_MAX / (extent + p)
-            ? INT64_MAX
-            : others * (extent + p);
+    int64_t elements = others * (buffer.getAllocatedExtent(k) + p);
     if (std::optional<std::string> over = findCapacityViolation(
             buffer, buffer.getLocation(), elements, state.getOptions()))
       return failAtBuffer("padding would exceed the capacity of " +

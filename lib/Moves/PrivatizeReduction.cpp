@@ -272,6 +272,14 @@ public:
                           over, "the privatized scope");
     auto placement = cast<ScopeOp>(ancestorAtDepth(leaf, d));
     BufferOp output = state.getKernel().lookupArray(leaf.getArray());
+    // The partials hold one copy of the output per iteration of the scope:
+    // their storage must stay in the 64-bit range.
+    SmallVector<int64_t> shape = getPartialShape(output, over.getSize());
+    if (!checkNewLayout(request, errorLoc, output,
+                        getPartialName(state.getKernel(), leaf.getArray(), {}),
+                        shape, SmallVector<int64_t>(shape.size(), 0),
+                        SmallVector<bool>(shape.size(), false), diag))
+      return diag;
     return checkReduction(state, request, errorLoc, leaf, leaf.getReduce(),
                           output, leaf.getArray(), getIndexForms(leaf.getIndices()),
                           placement, d);

@@ -114,10 +114,15 @@ public:
                               "' is already materialized",
                           buffer, "declared here");
     // The storage grows by the allocated extent of dimension k; it must
-    // still fit the buffer's location (set_location budgets).
-    int64_t storage = getStorageElements(buffer), extent =
-                                                   buffer.getAllocatedExtent(k);
-    int64_t grown = storage > INT64_MAX / extent ? INT64_MAX : storage * extent;
+    // stay in the 64-bit range and fit the buffer's location (set_location
+    // budgets).
+    SmallVector<bool> reused(buffer.getReused());
+    reused[k] = false;
+    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
+    if (!checkNewLayout(request, errorLoc, buffer, buffer.getName(),
+                        buffer.getShape(), buffer.getPadding(), reused, diag))
+      return diag;
+    int64_t grown = getStorageElements(buffer) * buffer.getAllocatedExtent(k);
     if (std::optional<std::string> over = findCapacityViolation(
             buffer, buffer.getLocation(), grown, state.getOptions()))
       return failWithNote(request, errorLoc,

@@ -36,6 +36,8 @@
 
 #include "MoveKinds.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
@@ -209,6 +211,13 @@ public:
         return failAtBuffer("dimension " + Twine(j) + " of '" + name +
                             "' is padded; unpad it before merging");
     int64_t q = buffer.getShape()[k + 1];
+    // `:N` dimensions allocate nothing, so their merged extent is not
+    // bounded by the storage: it must itself stay in the 64-bit range.
+    if (!llvm::checkedMul(buffer.getShape()[k], q))
+      return failAtBuffer(
+          "the merged dimension would have " +
+          describeOverflowingProduct(buffer.getShape()[k], q) +
+          " elements, beyond the 64-bit index range");
     MLIRContext *ctx = buffer.getContext();
     for (const ArrayAccess &access :
          collectArrayAccesses(state.getKernel(), buffer)) {

@@ -22,6 +22,7 @@
 #include "MoveKinds.h"
 
 #include "mlir/IR/Builders.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace perfdojo;
@@ -161,9 +162,18 @@ public:
               "split_scope (use remove_scope)",
           unit, "the scope of size 1");
     }
+    if (!llvm::checkedMul(int64_t(outer.getSize()), q))
+      return failWithNote(
+          request, errorLoc,
+          "the merged scope would have " +
+              describeOverflowingProduct(outer.getSize(), q) +
+              " iterations, beyond the 64-bit index range",
+          outer, "the outer scope");
     std::optional<LinearForm> bad;
     allIndices(inner, [&](const LinearForm &form) {
-      if (form.coeff(d) == q * form.coeff(d + 1))
+      if (std::optional<int64_t> expected =
+              llvm::checkedMul(q, form.coeff(d + 1));
+          expected && form.coeff(d) == *expected)
         return true;
       bad = form;
       return false;

@@ -136,6 +136,17 @@ dojo.kernel @negative_non_integer_parameter {
   }
 }
 
+//--- negative_huge_parameter.mlir
+// RUN: perfdojo-opt %t/negative_huge_parameter.mlir --dojo-apply="split_scope y@0 99999999999999999999" -verify-diagnostics
+
+// expected-error @+1 {{invalid move script: move parameter '99999999999999999999' is beyond the 64-bit integer range}}
+dojo.kernel @negative_huge_parameter {
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    dojo.leaf y[{0}] = 1.0
+  }
+}
+
 //--- negative_missing_location.mlir
 // RUN: perfdojo-opt %t/negative_missing_location.mlir --dojo-apply="split_scope" -verify-diagnostics
 

@@ -6,9 +6,9 @@
 // verifier runs, and a failed module is destroyed recursively too: on the
 // default 8 MiB stack, MLIR text nesting `dojo.scope` about 4,000 deep
 // crashes before the error can be reported. The tools therefore do their
-// work on a thread with a large stack (address space only: pages are
-// committed as they are touched), which moves that point to about a
-// quarter of a million levels (docs/ir.md, "Bounds").
+// work on a large stack (address space only: pages are committed as they
+// are touched), which moves that point far beyond any plausible input
+// (docs/ir.md, "Bounds").
 //
 //===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_SUPPORT_LARGESTACK_H
@@ -17,40 +17,52 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 
 #include <cstddef>
-#include <pthread.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
 
 namespace perfdojo {
 
 /// The stack of a tool's main work: 512 MiB.
 constexpr size_t kToolStackBytes = size_t(512) << 20;
 
-/// Runs `work` on a new thread with a stack of `stackBytes` and returns its
-/// result. When no such thread can be made (an address-space limit smaller
-/// than the stack, say), `work` runs on the calling thread instead: deep
+/// Runs `work` on a stack of `stackBytes` and returns its result. The stack
+/// is switched on the calling thread (ucontext), not given to a new thread:
+/// process-directed signals, such as the SIGALRM that
+/// llvm::sys::ExecuteAndWait's time limit relies on, keep reaching the
+/// thread that waits for them. The lowest page is a guard, so an overflow
+/// still faults. When the stack cannot be mapped (an address-space limit
+/// smaller than it, say), `work` runs on the current stack instead: deep
 /// MLIR text may then crash the parser, everything else is unchanged.
 inline int runOnLargeStack(llvm::function_ref<int()> work,
                            size_t stackBytes = kToolStackBytes) {
   struct Call {
     llvm::function_ref<int()> work;
     int result = 0;
-  } call{work};
-  auto entry = [](void *arg) -> void * {
-    auto *c = static_cast<Call *>(arg);
-    c->result = c->work();
-    return nullptr;
+    ucontext_t caller, callee;
   };
-  pthread_attr_t attributes;
-  if (pthread_attr_init(&attributes) != 0)
+  static thread_local Call *current = nullptr;
+  void *stack = mmap(nullptr, stackBytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+                     -1, 0);
+  if (stack == MAP_FAILED)
     return work();
-  pthread_t thread;
-  bool started =
-      pthread_attr_setstacksize(&attributes, stackBytes) == 0 &&
-      pthread_create(&thread, &attributes, entry, &call) == 0;
-  pthread_attr_destroy(&attributes);
-  if (!started)
+  size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+  Call call{work, 0, {}, {}};
+  if (mprotect(stack, page, PROT_NONE) != 0 || getcontext(&call.callee) != 0) {
+    munmap(stack, stackBytes);
     return work();
-  pthread_join(thread, nullptr);
-  return call.result;
+  }
+  call.callee.uc_stack.ss_sp = static_cast<char *>(stack) + page;
+  call.callee.uc_stack.ss_size = stackBytes - page;
+  call.callee.uc_link = &call.caller;
+  Call *outer = current;
+  current = &call;
+  makecontext(&call.callee, [] { current->result = current->work(); }, 0);
+  int switched = swapcontext(&call.caller, &call.callee);
+  current = outer;
+  munmap(stack, stackBytes);
+  return switched == 0 ? call.result : work();
 }
 
 } // namespace perfdojo

@@ -85,17 +85,13 @@ LogicalResult BufferOp::verify() {
              << d << " of argument buffer '" << getName()
              << "' cannot be padded: the caller owns its layout";
   }
-  for (int64_t d = 0; d < rank; ++d)
-    if (getShape()[d] > INT64_MAX - getPadding()[d])
-      return emitOpError("dimension ")
-             << d << " of '" << getName()
-             << "' overflows 64-bit integers with its padding";
   // Every byte must be addressable, and the storage must fit its location
   // within the IR's bounds (TargetDescription::getDefault()).
+  if (std::optional<std::string> overflow =
+          findLayoutOverflow(getName(), getElementBytes(*this), getShape(),
+                             getPadding(), getReused()))
+    return emitOpError(*overflow);
   int64_t elements = getStorageElements(*this);
-  if (elements == INT64_MAX || elements > INT64_MAX / getElementBytes(*this))
-    return emitOpError("the storage of '")
-           << getName() << "' overflows 64-bit byte offsets";
   if (std::optional<std::string> over =
           TargetDescription::getDefault().findCapacityViolation(
               *this, getLocation(), elements))

@@ -4,6 +4,8 @@
 
 #include "perfdojo/Support/SaturatingArithmetic.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
@@ -46,4 +48,22 @@ int64_t perfdojo::getLogicalElements(BufferOp buffer) {
 int64_t perfdojo::getElementBytes(BufferOp buffer) {
   return std::max<int64_t>(
       1, (buffer.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+}
+
+std::optional<std::string>
+perfdojo::findLayoutOverflow(StringRef name, int64_t elementBytes,
+                             ArrayRef<int64_t> shape, ArrayRef<int64_t> padding,
+                             ArrayRef<bool> reused) {
+  std::optional<int64_t> bytes = elementBytes;
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    std::optional<int64_t> extent = llvm::checkedAdd(size, padding[d]);
+    if (!extent)
+      return "dimension " + std::to_string(d) + " of '" + name.str() +
+             "' overflows 64-bit integers with its padding";
+    if (bytes && !reused[d])
+      bytes = llvm::checkedMul(*bytes, *extent);
+  }
+  if (!bytes)
+    return "the storage of '" + name.str() + "' overflows 64-bit byte offsets";
+  return std::nullopt;
 }

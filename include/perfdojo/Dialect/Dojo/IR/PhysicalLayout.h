@@ -12,6 +12,9 @@
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 
+#include <optional>
+#include <string>
+
 namespace perfdojo {
 
 /// Row-major element strides of `buffer`'s dimensions over the allocated
@@ -29,6 +32,17 @@ int64_t getStorageElements(dojo::BufferOp buffer);
 int64_t getLogicalElements(dojo::BufferOp buffer);
 /// Bytes of one element of `buffer` (at least 1).
 int64_t getElementBytes(dojo::BufferOp buffer);
+/// Why a buffer called `name`, of `elementBytes`-byte elements and these
+/// extents, has no layout in 64-bit byte offsets: an allocated extent (size
+/// plus padding) or the bytes of its materialized storage beyond the int64
+/// range; nullopt if it has one. The verifier holds every buffer to it, and
+/// a move that changes a buffer's extents checks its result with it before
+/// rewriting anything (checked arithmetic: nothing wraps).
+std::optional<std::string> findLayoutOverflow(llvm::StringRef name,
+                                              int64_t elementBytes,
+                                              llvm::ArrayRef<int64_t> shape,
+                                              llvm::ArrayRef<int64_t> padding,
+                                              llvm::ArrayRef<bool> reused);
 
 } // namespace perfdojo
 
