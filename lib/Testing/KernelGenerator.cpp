@@ -545,10 +545,9 @@ KernelBuilder::genConstant(Type type, OpKind kind, unsigned operand,
   return text;
 }
 
-std::optional<Operand> KernelBuilder::genOperand(Type type, OpKind kind,
-                                                 unsigned operand,
-                                                 bool positive,
-                                                 std::optional<unsigned> exclude) {
+std::optional<Operand>
+KernelBuilder::genOperand(Type type, OpKind kind, unsigned operand,
+                          bool positive, std::optional<unsigned> exclude) {
   SmallVector<unsigned, 8> candidates;
   for (auto [i, a] : llvm::enumerate(arrays)) {
     const BufferModel &b = buffers[a.buffer];
