@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Testing/DifferentialRun.h"
 #include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 #include "perfdojo/ExecutionEngine/JitKernel.h"
@@ -139,10 +140,14 @@ runJitChild(dojo::KernelOp kernel, const std::vector<HostBuffer> &inputs,
       std::vector<HostBuffer> args = inputs;
       if (llvm::Error err = jit->run(args))
         fail("does not run: " + llvm::toString(std::move(err)));
+      // Raw bytes, 8 per element at most: a round trip through double
+      // would turn bool's undefined byte 0xA5 into 1 and round i64 values
+      // beyond 2^53.
       double *out = values + v * elements;
-      for (const HostBuffer &b : args)
-        for (int64_t i = 0; i < b.size(); ++i)
-          *out++ = b.get(i);
+      for (const HostBuffer &b : args) {
+        std::memcpy(out, b.data(), b.size() * b.getElementBytes());
+        out += b.size();
+      }
       report->finished = v + 1;
     }
     _exit(0);
@@ -170,9 +175,10 @@ runJitChild(dojo::KernelOp kernel, const std::vector<HostBuffer> &inputs,
     for (int v = 0; v < report->finished; ++v) {
       const double *in = values + v * elements;
       std::vector<HostBuffer> args = inputs;
-      for (HostBuffer &b : args)
-        for (int64_t i = 0; i < b.size(); ++i)
-          b.set(i, *in++);
+      for (HostBuffer &b : args) {
+        std::memcpy(b.data(), in, b.size() * b.getElementBytes());
+        in += b.size();
+      }
       results.push_back(std::move(args));
     }
   }
@@ -326,8 +332,7 @@ std::vector<std::string> perfdojo::getExecutableTypeNames() {
   for (Type t : getDojoElementTypes(&context)) {
     if (!getScalarType(t))
       continue;
-    std::string name;
-    llvm::raw_string_ostream(name) << t;
+    std::string name = getElementTypeName(t);
     names.push_back(name);
   }
   return names;
@@ -405,8 +410,7 @@ CampaignSummary perfdojo::runCampaign(const CampaignOptions &options,
     KernelGenOptions genOptions = options.generator;
     genOptions.dtypes.clear();
     for (Type t : getDojoElementTypes(&context)) {
-      std::string name;
-      llvm::raw_string_ostream(name) << t;
+      std::string name = getElementTypeName(t);
       if (llvm::is_contained(typeNames, name))
         genOptions.dtypes.push_back(t);
     }

@@ -255,11 +255,15 @@ private:
            buffers[a.buffer].role == Role::inout ||
            a.state != ArrayModel::State::None;
   }
-  std::optional<Statement> genStatement(Type type,
+  SmallVector<ReduceKind, 4> reductionsOf(Type type) const;
+  std::optional<Statement> genStatement(Type type, ReduceKind reduce,
                                         std::optional<unsigned> exclude);
-  std::optional<Operand> genOperand(Type type, bool positive,
+  std::optional<Operand> genOperand(Type type, OpKind kind, unsigned operand,
+                                    bool positive,
                                     std::optional<unsigned> exclude);
-  std::string genConstant(Type type, bool positive, double &value);
+  std::optional<std::string> genConstant(Type type, OpKind kind,
+                                         unsigned operand, bool positive,
+                                         double &value);
   LinearForm randomIndex(int64_t extent);
   std::string accessText(const ArrayModel &a,
                          ArrayRef<LinearForm> indices);
@@ -329,6 +333,8 @@ Range KernelBuilder::randomContract(Type type) {
   double limit = getMagnitudeLimit(type);
   static const double bounds[] = {4, 64, 1e3, 1e6};
   double bound = std::min(limit, pickFrom<double>(bounds));
+  if (isBoolType(type))
+    return Range{0, 1};
   if (!isa<IntegerType>(type) && chance(0.3))
     return Range{kPositiveFloor, bound};
   return Range{-bound, bound};
@@ -348,8 +354,10 @@ unsigned KernelBuilder::addBuffer(StringRef name, Type type, Role role,
       if (chance(0.2))
         p = 1 + pick(3);
   if (role == Role::in || role == Role::inout) {
-    b.contract = Range{-getMagnitudeLimit(type), getMagnitudeLimit(type)};
-    b.assigned = kInputRange;
+    b.contract = isBoolType(type) ? Range{0, 1}
+                                  : Range{-getMagnitudeLimit(type),
+                                          getMagnitudeLimit(type)};
+    b.assigned = getInputRange(type, false);
   } else {
     b.contract = randomContract(type);
   }
@@ -400,7 +408,7 @@ unsigned KernelBuilder::getSink(Type type) {
   b.name = "f" + std::to_string(buffers.size());
   b.type = type;
   b.fallbackSink = true;
-  b.contract = Range{-1, 1};
+  b.contract = isBoolType(type) ? Range{0, 1} : Range{-1, 1};
   buffers.push_back(std::move(b));
   arrays.push_back(ArrayModel{buffers.back().name, unsigned(buffers.size() - 1)});
   return buffers.size() - 1;
@@ -505,18 +513,29 @@ SmallVector<LinearForm, 4> KernelBuilder::readIndices(const ArrayModel &a) {
   return indices;
 }
 
-std::string KernelBuilder::genConstant(Type type, bool positive, double &value) {
+/// A constant operand `operand` of a `kind` statement in `type`, from a
+/// pool of small values, keeping those the type holds
+/// (findConstantViolation); nullopt when none is left.
+std::optional<std::string>
+KernelBuilder::genConstant(Type type, OpKind kind, unsigned operand,
+                           bool positive, double &value) {
   static const double floats[] = {0,   1,    -1,   0.5, -0.5, 2,   -2,
                                   3,   0.25, 1.5,  -3.5, 10,  0.375, 1.0e-3};
   static const double positiveFloats[] = {0.5, 1, 1.5, 2, 3, 0.75};
   static const double ints[] = {0, 1, -1, 2, -2, 3, 5, -7};
   static const double positiveInts[] = {1, 2, 3, 4};
   bool integer = isa<IntegerType>(type);
-  if (integer)
-    value = positive ? pickFrom<double>(positiveInts) : pickFrom<double>(ints);
-  else
-    value = positive ? pickFrom<double>(positiveFloats)
-                     : pickFrom<double>(floats);
+  ArrayRef<double> pool = integer ? (positive ? ArrayRef<double>(positiveInts)
+                                              : ArrayRef<double>(ints))
+                                  : (positive ? ArrayRef<double>(positiveFloats)
+                                              : ArrayRef<double>(floats));
+  SmallVector<double, 16> allowed;
+  for (double v : pool)
+    if (!findConstantViolation(v, type, kind, operand))
+      allowed.push_back(v);
+  if (allowed.empty())
+    return std::nullopt;
+  value = pickFrom<double>(allowed);
   std::string text;
   llvm::raw_string_ostream os(text);
   if (!integer && value == std::trunc(value) && chance(0.2))
@@ -526,15 +545,15 @@ std::string KernelBuilder::genConstant(Type type, bool positive, double &value) 
   return text;
 }
 
-std::optional<Operand> KernelBuilder::genOperand(Type type, bool positive,
-                                           std::optional<unsigned> exclude) {
-  bool integer = isa<IntegerType>(type);
+std::optional<Operand>
+KernelBuilder::genOperand(Type type, OpKind kind, unsigned operand,
+                          bool positive, std::optional<unsigned> exclude) {
   SmallVector<unsigned, 8> candidates;
   for (auto [i, a] : llvm::enumerate(arrays)) {
     const BufferModel &b = buffers[a.buffer];
     if (b.type != type || !isReadable(a) || (exclude && a.buffer == *exclude))
       continue;
-    if (positive && (integer || (b.role != Role::in && !isPositive(b.contract))))
+    if (positive && b.role != Role::in && !isPositive(b.contract))
       continue;
     candidates.push_back(i);
   }
@@ -544,12 +563,15 @@ std::optional<Operand> KernelBuilder::genOperand(Type type, bool positive,
     const BufferModel &b = buffers[a.buffer];
     Range range = b.contract;
     if (b.role == Role::in)
-      range = positive ? kPositiveInputRange : kInputRange;
+      range = getInputRange(type, positive);
     return Operand{accessText(a, readIndices(a)), range, b.errorBound};
   }
-  if (r < 0.85 || box.empty()) {
+  if (r < 0.85 || box.empty() || findIndexValueViolation(type)) {
     double value;
-    std::string text = genConstant(type, positive, value);
+    std::optional<std::string> text =
+        genConstant(type, kind, operand, positive, value);
+    if (!text)
+      return std::nullopt;
     // A constant the type does not hold exactly rounds once (1.0e-3).
     double error = 0;
     if (auto floatType = dyn_cast<FloatType>(type)) {
@@ -559,7 +581,7 @@ std::optional<Operand> KernelBuilder::genOperand(Type type, bool positive,
                 llvm::APFloat::rmNearestTiesToEven, &losesInfo);
       error = losesInfo ? 1 : 0;
     }
-    return Operand{text, Range{value, value}, error};
+    return Operand{*text, Range{value, value}, error};
   }
   // An index value: `{k}` or an affine form, converted to the type.
   LinearForm form;
@@ -583,28 +605,38 @@ std::optional<Operand> KernelBuilder::genOperand(Type type, bool positive,
   return Operand{text, Range{double(range->first), double(range->second)}};
 }
 
+/// The reductions `type` gives a value to (findOperationTypeViolation).
+SmallVector<ReduceKind, 4> KernelBuilder::reductionsOf(Type type) const {
+  SmallVector<ReduceKind, 4> kinds;
+  for (ReduceKind r : {ReduceKind::add, ReduceKind::mul, ReduceKind::max,
+                       ReduceKind::min})
+    if (!findOperationTypeViolation(OpKind::copy, r, type))
+      kinds.push_back(r);
+  return kinds;
+}
+
 std::optional<Statement>
-KernelBuilder::genStatement(Type type, std::optional<unsigned> exclude) {
+KernelBuilder::genStatement(Type type, ReduceKind reduce,
+                            std::optional<unsigned> exclude) {
   bool integer = isa<IntegerType>(type);
-  // Integer statements keep to what integers mean (no transcendentals);
-  // they divide by positive constants and index values only.
-  static const OpKind floatKinds[] = {
-      OpKind::copy, OpKind::add,  OpKind::sub,   OpKind::mul,  OpKind::div,
-      OpKind::max,  OpKind::min,  OpKind::neg,   OpKind::abs,  OpKind::exp,
-      OpKind::log,  OpKind::sqrt, OpKind::rsqrt, OpKind::tanh, OpKind::sigmoid,
-      OpKind::relu};
-  static const OpKind intKinds[] = {OpKind::copy, OpKind::add, OpKind::sub,
-                                    OpKind::mul,  OpKind::div, OpKind::max,
-                                    OpKind::min,  OpKind::neg, OpKind::abs,
-                                    OpKind::relu};
-  OpKind kind =
-      integer ? pickFrom<OpKind>(intKinds) : pickFrom<OpKind>(floatKinds);
+  // The operations `type` gives a value to (findOperationTypeViolation):
+  // no transcendentals on integers, the logical ones on bool. Integers
+  // divide by positive values only (constants, index values, inputs that
+  // fillInputs keeps positive), so no run divides by 0.
+  SmallVector<OpKind, 16> kinds;
+  for (unsigned i = 0; i <= dojo::getMaxEnumValForOpKind(); ++i)
+    if (std::optional<OpKind> k = dojo::symbolizeOpKind(i))
+      if (!findOperationTypeViolation(*k, reduce, type))
+        kinds.push_back(*k);
+  if (kinds.empty())
+    return std::nullopt;
+  OpKind kind = pickFrom<OpKind>(kinds);
   unsigned arity = dojo::LeafOp::getArity(kind);
   SmallVector<Operand, 2> operands;
   for (unsigned j = 0; j < arity; ++j) {
     bool positive = (kind == OpKind::div && j == 1) || kind == OpKind::log ||
                     kind == OpKind::sqrt || kind == OpKind::rsqrt;
-    std::optional<Operand> op = genOperand(type, positive, exclude);
+    std::optional<Operand> op = genOperand(type, kind, j, positive, exclude);
     if (!op)
       return std::nullopt;
     operands.push_back(*op);
@@ -763,7 +795,8 @@ bool KernelBuilder::genInit(std::vector<Node> &out, bool accumulate,
   bool ok = false;
   if (!accumulate) {
     for (unsigned attempt = 0; attempt < 6 && !ok; ++attempt) {
-      std::optional<Statement> st = genStatement(b.type, std::nullopt);
+      std::optional<Statement> st =
+          genStatement(b.type, ReduceKind::none, std::nullopt);
       if (!st)
         continue;
       BufferModel next = b;
@@ -777,9 +810,13 @@ bool KernelBuilder::genInit(std::vector<Node> &out, bool accumulate,
       ok = true;
     }
   } else {
-    static const ReduceKind kinds[] = {ReduceKind::add, ReduceKind::mul,
-                                       ReduceKind::max, ReduceKind::min};
+    SmallVector<ReduceKind, 4> kinds = reductionsOf(b.type);
+    if (kinds.empty()) {
+      box.resize(base);
+      return false;
+    }
     ReduceKind kind = pickFrom<ReduceKind>(kinds);
+    bool boolean = isBoolType(b.type);
     // One or two reduction scopes, L terms per element.
     SmallVector<int64_t, 2> reductionSizes;
     int64_t terms = 1;
@@ -791,15 +828,23 @@ bool KernelBuilder::genInit(std::vector<Node> &out, bool accumulate,
       reductionSizes.push_back(s);
       terms *= s;
     }
-    bool infinite = !integer && (kind == ReduceKind::max ||
-                                 kind == ReduceKind::min) && chance(0.6);
-    double init = kind == ReduceKind::mul ? 1 : 0;
-    if (kind == ReduceKind::max || kind == ReduceKind::min)
-      init = infinite ? (kind == ReduceKind::max ? -INFINITY : INFINITY)
-                      : (kind == ReduceKind::max ? b.contract.lo
-                                                 : b.contract.hi);
-    if (!infinite && !integer)
-      init = std::trunc(init); // a constant the element type holds exactly
+    // The identity of the reduction (getReductionIdentity); for max= and
+    // min= also the contract's bound, which every term passes. An identity
+    // outside the contract (-inf, the minimum of i8) is overwritten by the
+    // first term, and nothing reads the array between the two nests.
+    bool extreme = kind == ReduceKind::max || kind == ReduceKind::min;
+    std::optional<double> identity = getReductionIdentity(kind, b.type);
+    bool infinite = extreme && identity && chance(0.6);
+    double init = identity ? *identity : 0;
+    if (extreme && !infinite) {
+      init = kind == ReduceKind::max ? b.contract.lo : b.contract.hi;
+      if (!integer)
+        init = std::trunc(init); // a constant the element type holds exactly
+    }
+    if (!extreme && !identity) {
+      box.resize(base);
+      return false;
+    }
     // The reduction scopes sit inside the element scopes (one nest, the
     // init leaf first), or after them in a second nest in either order.
     bool fused = chance(0.5);
@@ -820,7 +865,7 @@ bool KernelBuilder::genInit(std::vector<Node> &out, bool accumulate,
       }
       box.resize(base);
       box.append(leafSizes.begin(), leafSizes.end());
-      std::optional<Statement> st = genStatement(b.type, a.buffer);
+      std::optional<Statement> st = genStatement(b.type, kind, a.buffer);
       if (!st)
         continue;
       Range v = st->range;
@@ -836,6 +881,10 @@ bool KernelBuilder::genInit(std::vector<Node> &out, bool accumulate,
         error = st->error + 1;
         break;
       case ReduceKind::mul:
+        if (boolean) { // and: the minimum of the terms
+          res = v;
+          break;
+        }
         if (!v.within(Range{0.5, 2}) || terms > 8)
           continue;
         res = Range{std::pow(v.lo, l), std::pow(v.hi, l)};
@@ -910,12 +959,11 @@ void KernelBuilder::genLeaf(std::vector<Node> &out) {
     ArrayModel &a = arrays[pickFrom<unsigned>(writable)];
     BufferModel &b = buffers[a.buffer];
     ReduceKind reduce = ReduceKind::none;
-    if (isReadable(a) && chance(0.4)) {
-      static const ReduceKind kinds[] = {ReduceKind::add, ReduceKind::mul,
-                                         ReduceKind::max, ReduceKind::min};
-      reduce = b.reduceKind != ReduceKind::none ? b.reduceKind
-                                                : pickFrom<ReduceKind>(kinds);
-    }
+    SmallVector<ReduceKind, 4> kinds = reductionsOf(b.type);
+    if (isReadable(a) && !kinds.empty() && chance(0.4))
+      reduce = b.reduceKind != ReduceKind::none
+                   ? b.reduceKind
+                   : pickFrom<ReduceKind>(kinds);
     // The output index. A reduction pins each of its dimensions to a
     // constant or one variable, so the terms per element are known: the
     // product of the sizes of the other depths.
@@ -955,7 +1003,7 @@ void KernelBuilder::genLeaf(std::vector<Node> &out) {
         if (!pinned[k])
           terms *= box[k];
     }
-    std::optional<Statement> st = genStatement(b.type, std::nullopt);
+    std::optional<Statement> st = genStatement(b.type, reduce, std::nullopt);
     if (!st)
       continue;
     Range v = st->range;
@@ -974,6 +1022,11 @@ void KernelBuilder::genLeaf(std::vector<Node> &out) {
                           b.addSum.hi + std::max(0.0, l * v.hi)};
       break;
     case ReduceKind::mul:
+      if (isBoolType(b.type)) { // and: the minimum of the terms
+        next.reduceKind = reduce;
+        next.extremes = hullOf(b.extremes, v);
+        break;
+      }
       if (!v.within(Range{0.5, 2}) || terms > 8)
         continue;
       next.reduceKind = reduce;
@@ -1092,8 +1145,7 @@ void KernelBuilder::build() {
     note("fallback");
   }
   for (Type t : types) {
-    std::string name;
-    llvm::raw_string_ostream(name) << t;
+    std::string name = getElementTypeName(t);
     if (!llvm::is_contained(result.dtypes, name))
       result.dtypes.push_back(name);
   }
@@ -1141,7 +1193,7 @@ std::string KernelBuilder::print() {
   std::string text;
   llvm::raw_string_ostream os(text);
   for (const BufferModel &b : buffers) {
-    os << b.name << " " << b.type << " [";
+    os << b.name << " " << getElementTypeName(b.type) << " [";
     for (unsigned d = 0; d < b.shape.size(); ++d) {
       os << (d ? ", " : "") << b.shape[d];
       if (b.padding[d])

@@ -1,6 +1,7 @@
 //===- ValueBounds.cpp - value ranges and error bounds of statements ------===//
 
 #include "ValueBounds.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 
 #include <cmath>
 
@@ -131,7 +132,17 @@ std::optional<double> kernelgen::propagateError(OpKind kind, ArrayRef<Range> arg
   return std::nullopt;
 }
 
+Range kernelgen::getInputRange(Type type, bool positive) {
+  if (isBoolType(type))
+    return Range{0, 1};
+  if (isIntegerElementType(type))
+    return positive ? Range{1, 7} : Range{-8, 7};
+  return positive ? Range{0.5, 2} : Range{-1, 2};
+}
+
 double kernelgen::getMagnitudeLimit(Type type) {
+  if (isBoolType(type))
+    return 1;
   if (type.isF16())
     return 1e3;
   if (type.isBF16())

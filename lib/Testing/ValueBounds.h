@@ -39,10 +39,12 @@ constexpr double kPositiveFloor = 0.25;
 
 inline bool isPositive(Range r) { return r.lo >= kPositiveFloor; }
 
-/// What inputs and inouts are assumed to hold: fillInputs draws [-1, 1),
-/// or [0.5, 2) for arrays that feed log, sqrt, rsqrt or a divisor.
-constexpr Range kInputRange = {-1, 2};
-constexpr Range kPositiveInputRange = {0.5, 2};
+/// What inputs and inouts of element type `type` hold, as fillInputs
+/// (Runtime/HostBuffer.h) draws them: floats in [-1, 1), or [0.5, 2) for
+/// arrays that feed log, sqrt, rsqrt or a divisor (`positive`); integers in
+/// [-8, 8), or [1, 8) for divisors; bool 0 or 1. The bounds here are closed
+/// and may be wider.
+Range getInputRange(mlir::Type type, bool positive);
 
 /// The range of `kind` applied to `args`, or nullopt where the operation
 /// leaves its safe domain. Integer division truncates toward zero.
@@ -62,7 +64,10 @@ std::optional<double> propagateError(dojo::OpKind kind,
                                      llvm::ArrayRef<double> errors);
 
 /// Magnitudes each element type keeps its values within: well inside its
-/// range, and (for f16) where its precision still means something.
+/// range, and (for f16) where its precision still means something. Integer
+/// statements stay inside too, so i8 and i16 never wrap in a generated
+/// kernel (wrapping is defined, docs/ir.md "Numbers", but the ranges of
+/// later statements are computed without it); bool holds 0 and 1.
 double getMagnitudeLimit(mlir::Type type);
 
 } // namespace perfdojo::kernelgen

@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Testing/DifferentialRun.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -118,8 +119,7 @@ int main(int argc, char **argv) {
     mlir::MLIRContext context;
     std::vector<std::string> known;
     for (mlir::Type t : getDojoElementTypes(&context)) {
-      known.emplace_back();
-      llvm::raw_string_ostream(known.back()) << t;
+      known.push_back(getElementTypeName(t));
     }
     for (const std::string &name : dtypes)
       if (!llvm::is_contained(known, name)) {
@@ -160,8 +160,7 @@ int main(int argc, char **argv) {
       mlir::MLIRContext context(mlir::MLIRContext::Threading::DISABLED);
       KernelGenOptions genOptions = options.generator;
       for (mlir::Type t : getDojoElementTypes(&context)) {
-        std::string name;
-        llvm::raw_string_ostream(name) << t;
+        std::string name = getElementTypeName(t);
         if (llvm::is_contained(typeNames, name))
           genOptions.dtypes.push_back(t);
       }

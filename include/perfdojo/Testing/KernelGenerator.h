@@ -10,11 +10,14 @@
 //      padding on internal buffers.
 //   2. The tree, in execution order: scopes (siblings, nesting), leaves of
 //      every operation and reduction, operands that are accesses, constants
-//      and index values, affine indices with strides and offsets that stay
-//      in bounds. Scratch and outputs are read only where every element read
-//      was written before: a whole array, or the slice of the current
-//      iteration of the scopes that index it, is initialized first, and
-//      accumulations (`m = -inf` then `m max= ...`) cover every element.
+//      and index values (each only where its element type allows it:
+//      findOperationTypeViolation, findConstantViolation and
+//      findIndexValueViolation of ElementTypes.h), affine indices with
+//      strides and offsets that stay in bounds. Scratch and outputs are
+//      read only where every element read was written before: a whole
+//      array, or the slice of the current iteration of the scopes that
+//      index it, is initialized first, and accumulations (`m = -inf`
+//      then `m max= ...`) cover every element.
 //   3. Values: every buffer has a value range fixed when it is declared;
 //      a statement is kept only if its result, computed by interval
 //      arithmetic from the ranges of its operands (reductions from the
