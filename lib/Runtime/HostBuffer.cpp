@@ -364,14 +364,18 @@ mlir::LogicalResult perfdojo::checkArgumentSizes(dojo::KernelOp kernel,
         llvm::AddOverflow(needed, bytes, needed))
       needed = INT64_MAX;
   }
-  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
-  int64_t memory = pages > 0 && pageSize > 0 ? int64_t(pages) * pageSize : 0;
+  int64_t memory = getPhysicalMemoryBytes();
   if (memory > 0 && needed > memory)
     return kernel.emitOpError("needs ")
            << needed << " bytes for its arguments and heap buffers, more than "
            << "the " << memory << " bytes of memory of this machine; " << tool
            << " does not run it";
   return mlir::success();
+}
+
+int64_t perfdojo::getPhysicalMemoryBytes() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && pageSize > 0 ? int64_t(pages) * pageSize : 0;
 }
 
 std::string perfdojo::describeArgumentType(BufferOp buffer) {

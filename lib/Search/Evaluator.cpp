@@ -18,6 +18,7 @@
 #include "llvm/Support/xxhash.h"
 
 #include <chrono>
+#include <climits>
 #include <cmath>
 
 using namespace perfdojo;
@@ -56,6 +57,12 @@ static std::optional<EvaluationStatus> parseStatus(llvm::StringRef text) {
 std::string perfdojo::hashKernelText(llvm::StringRef text) {
   return llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true,
                          /*Width=*/16);
+}
+
+unsigned perfdojo::getDefaultWorkerMemoryMiB(unsigned jobs) {
+  int64_t mib = getPhysicalMemoryBytes() / (int64_t(1) << 20);
+  return static_cast<unsigned>(
+      std::min<int64_t>(mib / std::max(1u, jobs), UINT_MAX));
 }
 
 llvm::Error perfdojo::checkEvaluatorOptions(const EvaluatorOptions &options) {
@@ -297,6 +304,13 @@ void Evaluator::store(const Evaluation &e) {
                          {"numerics", e.numerics}});
 }
 
+std::string Evaluator::describeMemoryLimit() const {
+  if (options.memoryLimitMiB == 0)
+    return "";
+  return " (workers may use " + std::to_string(options.memoryLimitMiB) +
+         " MiB: --worker-memory-mib)";
+}
+
 Evaluation Evaluator::runWorker(const std::string &text,
                                 const std::string &key,
                                 unsigned timeoutSeconds,
@@ -350,7 +364,8 @@ Evaluation Evaluator::runWorker(const std::string &text,
   bool failedToRun = false;
   auto start = std::chrono::steady_clock::now();
   int rc = llvm::sys::ExecuteAndWait(options.runner, args, std::nullopt,
-                                     redirects, timeoutSeconds, 0, &error,
+                                     redirects, timeoutSeconds,
+                                     options.memoryLimitMiB, &error,
                                      &failedToRun);
   e.workerSeconds = std::chrono::duration<double>(
                         std::chrono::steady_clock::now() - start)
@@ -370,13 +385,16 @@ Evaluation Evaluator::runWorker(const std::string &text,
     e.status = timedOut ? EvaluationStatus::Timeout : EvaluationStatus::Crashed;
     e.message = timedOut ? "exceeded " + std::to_string(timeoutSeconds) +
                                " s"
-                         : error + (err.empty() ? "" : ": " + err);
+                         : error + (err.empty() ? "" : ": " + err) +
+                               describeMemoryLimit();
     return e;
   }
   std::string out = readFile(outPath);
   if (rc != 0) {
     e.status = rc == 2 ? EvaluationStatus::Mismatch : EvaluationStatus::Failed;
     e.message = llvm::StringRef(err).trim().str();
+    if (rc != 2)
+      e.message += describeMemoryLimit();
     // A mismatch still prints its report: where the original kernel is
     // itself off from the f64 reference, the mismatch is numerics.
     if (rc == 2) {

@@ -106,6 +106,12 @@ static cl::opt<unsigned> timeout("timeout", cl::init(60),
                                           "max(10, 20 x the original's) x "
                                           "jobs)"),
                                  cl::cat(searchCategory));
+static cl::opt<unsigned> workerMemory(
+    "worker-memory-mib", cl::init(0),
+    cl::desc("Memory limit of each evaluation worker in MiB (its heap and "
+             "private mappings); a worker over it fails and costs only its "
+             "candidate (default 0: the machine's memory divided by --jobs)"),
+    cl::cat(searchCategory));
 static cl::opt<std::string> runner(
     "runner", cl::init(""),
     cl::desc("The perfdojo-run executable (default: next to this tool)"),
@@ -241,6 +247,8 @@ static int toolMain(int argc, char **argv) {
   options.timeoutSeconds = timeout;
   options.interpLimit = interpLimit;
   options.jobs = std::max(1u, jobs.getValue());
+  options.memoryLimitMiB = workerMemory ? workerMemory.getValue()
+                                        : getDefaultWorkerMemoryMiB(options.jobs);
   options.maxWorkRatio = maxWorkRatio;
   options.cacheDir = cacheDir;
   if (llvm::Error error = checkEvaluatorOptions(options)) {

@@ -93,6 +93,9 @@ private:
 /// Element type and shape of an argument, e.g. "f32 [4, 16]".
 std::string describeArgumentType(dojo::BufferOp buffer);
 
+/// The machine's physical memory in bytes; 0 where the system does not say.
+int64_t getPhysicalMemoryBytes();
+
 /// Refuses, with an error at the buffer, a kernel whose argument has more
 /// than 2^36 elements: `tool` does not allocate buffers that large, and
 /// failing in the allocator would be a crash instead of a diagnostic.

@@ -78,6 +78,10 @@ struct EvaluatorOptions {
   unsigned timeoutSeconds = 60;
   /// Workers run at once (compile concurrently, time one at a time).
   unsigned jobs = 1;
+  /// Memory limit of one worker in MiB (RLIMIT_DATA: its heap and private
+  /// mappings, the JIT's code included); 0 for none. A worker over it fails
+  /// or crashes like any other, and costs only its own candidate.
+  unsigned memoryLimitMiB = 0;
   /// Candidates with more leaf evaluations than this multiple of the
   /// original's are not run (status Pruned): redundant recomputation, for
   /// example a large add_scope around a whole nest (0: run everything).
@@ -86,6 +90,10 @@ struct EvaluatorOptions {
   std::string cacheDir;
   MoveOptions moves;
 };
+
+/// The default worker memory limit: the machine's physical memory divided
+/// among `jobs` workers, in MiB (0 where the memory is unknown).
+unsigned getDefaultWorkerMemoryMiB(unsigned jobs);
 
 /// Why `options` cannot evaluate anything (a non-positive time limit, a
 /// cache directory that cannot be created or written); checked before a
@@ -130,6 +138,9 @@ private:
   };
   llvm::Expected<Candidate> build(llvm::ArrayRef<MoveRequest> moves);
   std::optional<Evaluation> lookup(const std::string &key);
+  /// " (workers may use N MiB: ...)" after a worker's failure message when
+  /// a memory limit is set: running out of it looks like any other failure.
+  std::string describeMemoryLimit() const;
   Evaluation runWorker(const std::string &text, const std::string &key,
                        unsigned timeoutSeconds, unsigned repetitions) const;
   /// The cache key of a candidate's canonical text.
