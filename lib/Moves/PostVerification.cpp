@@ -103,19 +103,36 @@ DiagnosedSilenceableFailure verifyVectorLanes(MoveState &state,
   auto isVector = [](ScopeOp scope) { return scope.getMode() == Mode::vector; };
   if (!llvm::any_of(collectScopes(state.getKernel()), isVector))
     return DiagnosedSilenceableFailure::success();
+  SmallVector<ScopeOp> before = collectScopes(state.getKernel());
   OwningOpRef<KernelOp> copy = state.getKernel().clone();
   MoveState copyState(*copy, state.getOptions());
   (void)move.rewrite(copyState, request);
-  // Only the strides of `buffer` changed; the other accesses kept theirs.
-  for (ScopeOp scope : collectScopes(*copy))
-    if (isVector(scope))
-      if (std::optional<InvariantViolation> violation =
-              findVectorLaneViolation(scope))
-        return blame(request, errorLoc,
-                     "the new layout of '" + buffer.getName() +
-                         "' would break a vector leaf: " + violation->reason +
-                         " (clear the mode first)",
-                     *violation);
+  // Only the strides of `buffer` changed; the tree and the other accesses
+  // kept theirs. Any stride is valid under `:v` (K5); the lane shape
+  // set_vector offers is a policy, and a layout move must not change
+  // whether a vector leaf meets it, in either direction: its inverse is
+  // checked the same way, so it stays available.
+  for (auto [old, scope] : llvm::zip_equal(before, collectScopes(*copy))) {
+    if (!isVector(scope))
+      continue;
+    std::optional<InvariantViolation> wasOff = findVectorLaneViolation(old);
+    std::optional<InvariantViolation> violation =
+        findVectorLaneViolation(scope);
+    if (violation && !wasOff)
+      return blame(request, errorLoc,
+                   "the new layout of '" + buffer.getName() +
+                       "' would break a vector leaf: " + violation->reason +
+                       " (clear the mode first)",
+                   *violation);
+    if (wasOff && !violation)
+      return blame(request, errorLoc,
+                   "the new layout of '" + buffer.getName() +
+                       "' would give a vector leaf the lane shape set_vector "
+                       "offers where it has another (" +
+                       wasOff->reason +
+                       "), which the move's inverse could not undo",
+                   *wasOff);
+  }
   return DiagnosedSilenceableFailure::success();
 }
 
