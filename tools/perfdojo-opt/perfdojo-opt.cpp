@@ -48,7 +48,9 @@ readInput(llvm::StringRef path, mlir::DialectRegistry &registry) {
     return nullptr;
   }
   bool dojoFile = importDojoInput || path.ends_with(".dojo");
-  if (!dojoFile && !perfdojo::looksLikeDojoText(file->getBuffer()))
+  bool dojoText = perfdojo::looksLikeDojoText(file->getBuffer());
+  if (!dojoFile && !dojoText &&
+      !perfdojo::findExcessiveBraceNesting(file->getBuffer()))
     return file;
 
   mlir::MLIRContext context(registry);
@@ -57,6 +59,10 @@ readInput(llvm::StringRef path, mlir::DialectRegistry &registry) {
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context);
   llvm::StringRef name = file->getBufferIdentifier();
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  if (!dojoFile && !dojoText) {
+    (void)perfdojo::checkBraceNesting(sourceMgr, &context);
+    return nullptr;
+  }
   if (!dojoFile) {
     mlir::emitError(mlir::FileLineColLoc::get(&context, name, 1, 1))
         << "this looks like .dojo text: use --import-dojo or a .dojo file";

@@ -7,8 +7,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Target/DojoText/DojoText.h"
+#include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OperationSupport.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -44,6 +46,51 @@ bool perfdojo::looksLikeDojoText(StringRef text) {
     return afterName.ltrim().starts_with("[");
   }
   return false;
+}
+
+std::optional<size_t> perfdojo::findExcessiveBraceNesting(StringRef text) {
+  // A scope is one region, one brace pair, in either MLIR form; the module,
+  // the kernel and attribute dictionaries add a few. Four per scope is far
+  // above any kernel within the bound and far below what the parser's
+  // stack holds.
+  const unsigned limit = 4 * kMaxScopeDepth;
+  unsigned depth = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (c == '"') { // a string: skip to its closing quote
+      for (++i; i < e && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (c == '/' && i + 1 < e && text[i + 1] == '/') {
+      i = text.find('\n', i);
+      if (i == StringRef::npos)
+        return std::nullopt;
+    } else if (c == '{' || c == '(' || c == '[') {
+      if (++depth > limit)
+        return i;
+    } else if ((c == '}' || c == ')' || c == ']') && depth > 0) {
+      --depth;
+    }
+  }
+  return std::nullopt;
+}
+
+LogicalResult perfdojo::checkBraceNesting(llvm::SourceMgr &sourceMgr,
+                                          MLIRContext *context) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  std::optional<size_t> offset =
+      findExcessiveBraceNesting(buffer->getBuffer());
+  if (!offset)
+    return success();
+  auto [line, column] = sourceMgr.getLineAndColumn(
+      llvm::SMLoc::getFromPointer(buffer->getBufferStart() + *offset));
+  emitError(FileLineColLoc::get(context, buffer->getBufferIdentifier(), line,
+                                column))
+      << "brackets nest more than " << 4 * kMaxScopeDepth
+      << " deep here; the IR nests at most " << kMaxScopeDepth
+      << " scopes, and the MLIR parser is not run on such text";
+  return failure();
 }
 
 std::unique_ptr<llvm::MemoryBuffer>

@@ -424,6 +424,8 @@ OwningOpRef<ModuleOp> perfdojo::loadKernelFile(llvm::SourceMgr &sourceMgr,
            "*.dojo; other files are read as MLIR";
     return nullptr;
   }
+  if (failed(checkBraceNesting(sourceMgr, context)))
+    return nullptr;
   return parseSourceFile<ModuleOp>(sourceMgr, context);
 }
 

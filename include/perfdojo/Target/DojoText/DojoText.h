@@ -76,6 +76,19 @@ dojo::KernelOp getSingleKernel(mlir::ModuleOp module);
 /// does. Tools that expect MLIR use it to name the slip.
 bool looksLikeDojoText(llvm::StringRef text);
 
+/// The offset of the first bracket of MLIR `text` that opens more than
+/// 4 x kMaxScopeDepth nested brackets (`{ ( [`, outside strings and
+/// comments), if any. MLIR's parser recurses once per nesting level before
+/// any verifier runs, so drivers refuse such text up front instead of
+/// risking the parser's stack on it; no kernel within the IR's nesting
+/// bound comes near.
+std::optional<size_t> findExcessiveBraceNesting(llvm::StringRef text);
+
+/// Emits the located error for findExcessiveBraceNesting on the main buffer
+/// of `sourceMgr` and fails, or succeeds where the nesting is within it.
+mlir::LogicalResult checkBraceNesting(llvm::SourceMgr &sourceMgr,
+                                      mlir::MLIRContext *context);
+
 /// The `.dojo` text of the main buffer of `sourceMgr`, imported (as
 /// importDojo) and printed as MLIR with its locations, so that an MLIR
 /// driver that parses its input itself (perfdojo-opt) reports later errors
