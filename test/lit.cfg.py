@@ -22,7 +22,12 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tools = ["perfdojo-opt", "perfdojo-translate", "perfdojo-run", "perfdojo-fuzz-moves",
-         "perfdojo-fuzz-kernels", "perfdojo-search"]
+         "perfdojo-fuzz-kernels", "perfdojo-search", "perfdojo-gpu-launch"]
+# The recording stand-in for the CUDA driver (unittests/GpuRuntime/
+# FakeCudaDriver.cpp): test/GpuRuntime runs the launcher on it. It checks
+# the host runtime's plumbing; no kernel runs.
+config.substitutions.append(
+    ("%fake-cuda", os.path.join(config.perfdojo_obj_root, "lib", "libperfdojo-fake-cuda.so")))
 # The libtorch baseline (perfdojo-run-torch) exists only in builds with
 # PERFDOJO_ENABLE_TORCH; its tests are `REQUIRES: torch`.
 if getattr(config, "perfdojo_enable_torch", False):
@@ -43,6 +48,11 @@ import sys
 
 config.substitutions.append(
     ("%python", "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable))
+# A plain C++ compiler for scripts/build-gpu-launcher.sh (feature `host-cxx`).
+host_cxx = shutil.which("c++")
+if host_cxx:
+    config.available_features.add("host-cxx")
+    config.substitutions.append(("%host-cxx", host_cxx))
 host_cc = shutil.which("clang-22") or shutil.which("cc")
 if host_cc:
     config.available_features.add("host-cc")
@@ -65,3 +75,8 @@ for arch, sysroot_name in [("aarch64", "aarch64-linux-gnu"), ("riscv64", "riscv6
         config.substitutions.append(
             ("%run-riscv64-v", f"{qemu} -cpu rv64,v=true,vlen=128 -L {sysroot}"))
     config.substitutions.append((f"%run-{arch}", f"{qemu} -L {sysroot}"))
+
+# PTX validation (test/Target/LLVM/gpu-ptxas.test): the CUDA toolkit is
+# optional; the PTX path never needs it.
+if shutil.which("ptxas"):
+    config.available_features.add("ptxas")

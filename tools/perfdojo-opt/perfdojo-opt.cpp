@@ -7,6 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/Conversion/GpuPipeline.h"
 #include "perfdojo/Conversion/Passes.h"
 #include "perfdojo/Conversion/Pipelines.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
@@ -81,11 +82,13 @@ static int toolMain(int argc, char **argv) {
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::omp::OpenMPDialect, mlir::scf::SCFDialect,
                   mlir::vector::VectorDialect>();
+  perfdojo::registerGpuLowering(registry);
   perfdojo::dojo::registerTransformDialectExtension(registry);
   perfdojo::dojo::registerDojoPasses();
   mlir::transform::registerTransformPasses();
   perfdojo::registerPerfDojoConversionPasses();
   perfdojo::registerDojoToLLVMPipeline();
+  perfdojo::registerDojoToGpuPipeline();
   // Upstream conversions and cleanups, to run the pipeline stage by stage.
   mlir::registerConversionPasses();
   mlir::registerTransformsPasses();

@@ -39,6 +39,74 @@ def ConvertDojoToSCFPass : Pass<"convert-dojo-to-scf", "::mlir::ModuleOp"> {
   ];
 }
 
+def ConvertDojoToGPUPass : Pass<"convert-dojo-to-gpu", "::mlir::ModuleOp"> {
+  let summary = "Lower dojo kernels to a host launch sequence and a gpu.module";
+  let description = [{
+    Replaces every `dojo.kernel @k` by `func.func @k` (the host side: one
+    memref per argument buffer, `dojo.buffer`/`dojo.role` argument
+    attributes, `memref.alloc` of shared internal buffers in device global
+    memory, `scf.for` host loops and `gpu.launch_func`) and
+    `gpu.module @k_device` holding one `gpu.func` kernel per launch.
+
+    Every outermost `:g` scope is one launch: its perfect nest of `:g`
+    scopes is the grid (blockIdx.x, innermost scope fastest), the `:b`
+    sizes of its phases and, if any, the `:w` lanes are the block
+    (threadIdx.x, innermost fastest). Plain scopes around `:g` scopes are
+    host loops whose variables the kernels take as `index` arguments; runs
+    of nodes without `:g` scopes become single-thread launches. A
+    `gpu_shared` buffer is a view of the launch's dynamic shared memory
+    (16-byte aligned offsets); a `reg` or `gpu_local` buffer private to a
+    GPU thread is a per-thread `memref.alloca`. Leaves compute exactly as
+    on the CPU (the same emitter). Block barriers (`gpu.barrier`) order
+    what the concurrency rules do not make independent (docs/gpu.md).
+
+    Refused with a diagnostic: modes the chip cannot execute (`:p`), `:g`
+    scopes that are not a perfect nest at a kernel's top, blocks of more
+    threads or shared memory than the chip has, `tcdm` buffers, and
+    `gpu_shared` buffers not private to one `:g` scope's blocks.
+  }];
+  let options = [
+    Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
+           "The GPU: sm_80, sm_86, sm_89, sm_90, gfx90a or gfx942">
+  ];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",
+    "::mlir::gpu::GPUDialect"
+  ];
+}
+
+def ConvertDojoGpuToNVVMPass
+    : Pass<"convert-dojo-gpu-to-nvvm", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower a gpu.module's kernels to NVVM, math to LLVM intrinsics";
+  let description = [{
+    The upstream GPU-to-NVVM patterns plus the arith, cf, func, index,
+    math, memref, ub and vector to LLVM patterns, with kernel memrefs as
+    bare pointers. Unlike `convert-gpu-to-nvvm`, LLVM math intrinsics stay
+    legal instead of becoming libdevice calls, so the module needs no CUDA
+    toolkit (transcendentals are expected to be expanded before).
+  }];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::NVVM::NVVMDialect"];
+}
+
+def ConvertDojoGpuToROCDLPass
+    : Pass<"convert-dojo-gpu-to-rocdl", "::mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower a gpu.module's kernels to ROCDL, math to LLVM intrinsics";
+  let description = [{
+    As `convert-dojo-gpu-to-nvvm`, with the upstream GPU-to-ROCDL patterns
+    (HIP runtime conventions) and AMDGPU address spaces: no call into the
+    ROCm device libraries remains.
+  }];
+  let options = [
+    Option<"chipset", "chipset", "std::string", /*default=*/"\"gfx942\"",
+           "The AMDGPU chip">
+  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect",
+                           "::mlir::ROCDL::ROCDLDialect"];
+}
+
 def DojoApproximateMathPass : Pass<"dojo-approximate-math", "::mlir::ModuleOp"> {
   let summary = "Replace f32 transcendental math ops by vectorizable polynomials";
   let description = [{

@@ -22,11 +22,20 @@ std::optional<EmitKind> perfdojo::parseEmitKind(llvm::StringRef name) {
       .Case("asm", EmitKind::Assembly)
       .Case("obj", EmitKind::Object)
       .Case("c-header", EmitKind::CHeader)
+      .Case("ptx", EmitKind::Ptx)
+      .Case("gpu-asm", EmitKind::GpuAssembly)
+      .Case("hsaco", EmitKind::Hsaco)
+      .Case("launch-plan", EmitKind::LaunchPlan)
       .Default(std::nullopt);
 }
 
 llvm::StringRef perfdojo::getEmitKindsHelp() {
-  return "llvm, asm, obj, c-header";
+  return "llvm, asm, obj, c-header, ptx, gpu-asm, hsaco, launch-plan";
+}
+
+bool perfdojo::isGpuEmitKind(EmitKind kind) {
+  return kind == EmitKind::Ptx || kind == EmitKind::GpuAssembly ||
+         kind == EmitKind::Hsaco || kind == EmitKind::LaunchPlan;
 }
 
 //===----------------------------------------------------------------------===//
@@ -202,6 +211,8 @@ LogicalResult perfdojo::emitCHeader(ModuleOp module, llvm::raw_ostream &os,
 llvm::Error perfdojo::emitKernelLibrary(ModuleOp module,
                                         const EmitOptions &options,
                                         llvm::raw_ostream &os) {
+  if (isGpuEmitKind(options.kind))
+    return emitGpuKernel(module, options, os);
   // Check the target first, even for a header: a mistyped target should not
   // go unnoticed in a build that emits the header before the object.
   auto machine = createTargetMachine(options.target, options.optLevel);

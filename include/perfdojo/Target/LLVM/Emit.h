@@ -23,9 +23,20 @@
 
 namespace perfdojo {
 
-enum class EmitKind { LLVMIR, Assembly, Object, CHeader };
+enum class EmitKind {
+  LLVMIR,
+  Assembly,
+  Object,
+  CHeader,
+  /// GPU kinds (EmitGpu.cpp): `--target` names the chip.
+  Ptx,
+  GpuAssembly,
+  Hsaco,
+  LaunchPlan,
+};
 
-/// `llvm`, `asm`, `obj` or `c-header`.
+/// `llvm`, `asm`, `obj`, `c-header`, `ptx`, `gpu-asm`, `hsaco` or
+/// `launch-plan`.
 std::optional<EmitKind> parseEmitKind(llvm::StringRef name);
 llvm::StringRef getEmitKindsHelp();
 
@@ -50,6 +61,16 @@ struct EmitOptions {
 /// not usable as a C identifier.
 mlir::LogicalResult emitCHeader(mlir::ModuleOp module, llvm::raw_ostream &os,
                                 llvm::StringRef guard = "");
+
+/// Whether `kind` compiles for a GPU (`--target` is then a chip name).
+bool isGpuEmitKind(EmitKind kind);
+
+/// The GPU kinds: compiles the one kernel of `module` for the chip
+/// `options.target` (`host` stands for sm_90, or gfx942 for `hsaco`) and
+/// writes its PTX, device assembly, AMDGPU code object, or launch plan
+/// (GpuRuntime/LaunchPlan.h).
+llvm::Error emitGpuKernel(mlir::ModuleOp module, const EmitOptions &options,
+                          llvm::raw_ostream &os);
 
 /// Compiles every kernel of `module` for `options.target` and writes
 /// `options.kind` to `os`. The module is lowered in place (except for a C

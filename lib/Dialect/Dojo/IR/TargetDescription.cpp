@@ -28,6 +28,52 @@ TargetDescription TargetDescription::getCpu(int64_t vectorBytes) {
   return target;
 }
 
+namespace {
+/// The facts of one GPU part that the IR's checks read.
+struct GpuChip {
+  llvm::StringRef name;
+  int64_t warpSize;
+  /// Opt-in maximum of dynamic shared memory (LDS) per block.
+  int64_t sharedBytes;
+};
+// NVIDIA: the opt-in shared memory per block of the CUDA programming
+// guide's compute capability table; AMD CDNA: 64 KiB of LDS per workgroup.
+constexpr GpuChip kGpuChips[] = {
+    {"sm_80", 32, 166912}, {"sm_86", 32, 101376}, {"sm_89", 32, 101376},
+    {"sm_90", 32, 232448}, {"gfx90a", 64, 65536}, {"gfx942", 64, 65536},
+};
+} // namespace
+
+std::optional<TargetDescription>
+TargetDescription::getGpu(llvm::StringRef chip) {
+  for (const GpuChip &part : kGpuChips) {
+    if (part.name != chip)
+      continue;
+    TargetDescription target;
+    target.name = chip.str();
+    target.modes = 0;
+    for (Mode mode : {Mode::seq, Mode::unroll, Mode::vector, Mode::gpu_grid,
+                      Mode::gpu_block, Mode::gpu_warp})
+      target.modes |= 1u << static_cast<unsigned>(mode);
+    target.vectorBytes = 16;
+    target.vectorRegisters = 255 / 4; // 255 32-bit registers per thread
+    target.warpSize = part.warpSize;
+    target.sharedBytes = part.sharedBytes;
+    return target;
+  }
+  return std::nullopt;
+}
+
+llvm::ArrayRef<llvm::StringRef> TargetDescription::getGpuChips() {
+  static const llvm::SmallVector<llvm::StringRef> names = [] {
+    llvm::SmallVector<llvm::StringRef> out;
+    for (const GpuChip &part : kGpuChips)
+      out.push_back(part.name);
+    return out;
+  }();
+  return names;
+}
+
 std::optional<std::string>
 TargetDescription::findModeSizeViolation(Mode mode, int64_t size,
                                          mlir::Type laneType) const {
@@ -75,14 +121,17 @@ TargetDescription::findCapacityViolation(BufferOp buffer,
            " elements, over the register budget of " +
            std::to_string(registerElements) + " elements";
   }
-  if (location == BufferLocation::stack) {
+  if (location == BufferLocation::stack ||
+      location == BufferLocation::gpu_shared) {
+    bool stack = location == BufferLocation::stack;
     int64_t bytes = getElementBytes(buffer);
     int64_t total = elements > INT64_MAX / bytes ? INT64_MAX : elements * bytes;
-    if (total <= stackBytes)
+    int64_t capacity = stack ? stackBytes : sharedBytes;
+    if (total <= capacity)
       return std::nullopt;
-    return name + " would allocate " + std::to_string(total) +
-           " bytes, over the stack budget of " + std::to_string(stackBytes) +
-           " bytes";
+    return name + " would allocate " + std::to_string(total) + " bytes, over " +
+           (stack ? "the stack budget of " : "the block-shared memory of ") +
+           std::to_string(capacity) + " bytes";
   }
   return std::nullopt;
 }

@@ -37,6 +37,13 @@ struct TargetDescription {
   /// counting once).
   int64_t stackBytes = int64_t(1) << 20; ///< largest `stack` buffer
   int64_t registerElements = 64;         ///< largest `reg` buffer
+  /// Block-shared memory of one GPU block (every `gpu_shared` buffer of a
+  /// launch together; the opt-in maximum of the largest part, Hopper's
+  /// 227 KiB, by default).
+  int64_t sharedBytes = 232448;
+  /// Blocks of one GPU launch (the product of its `:g` sizes): the grid's
+  /// x dimension.
+  int64_t maxGridBlocks = (int64_t(1) << 31) - 1;
 
   bool supports(dojo::Mode mode) const {
     return modes & (1u << static_cast<unsigned>(mode));
@@ -63,6 +70,13 @@ struct TargetDescription {
   static TargetDescription getDefault() { return {}; }
   /// The host CPU: seq, `:u`, `:p` and `:v` of `vectorBytes`.
   static TargetDescription getCpu(int64_t vectorBytes = 64);
+  /// A GPU by its chip name: NVIDIA `sm_80`, `sm_86`, `sm_89`, `sm_90`
+  /// (warps of 32) and AMD `gfx90a`, `gfx942` (wavefronts of 64): seq, `:u`,
+  /// `:v` of 16 bytes (one 128-bit load per thread), `:g`, `:b`, `:w`, and
+  /// the part's block-shared memory. nullopt for another name.
+  static std::optional<TargetDescription> getGpu(llvm::StringRef chip);
+  /// The chip names getGpu accepts, for messages.
+  static llvm::ArrayRef<llvm::StringRef> getGpuChips();
 };
 
 } // namespace perfdojo

@@ -1,0 +1,741 @@
+//===- DojoToGPU.cpp - lower dojo kernels to GPU launches -----------------===//
+//
+// A kernel becomes a host function (the launch sequence, with host loops)
+// and a `gpu.module` of kernel functions (docs/gpu.md, "Lowering"):
+//
+//   1. Storage. Argument buffers are the host function's memrefs; shared
+//      internal buffers are device global memory allocated by the host
+//      function; a `gpu_shared` buffer lives in the dynamic shared memory of
+//      its block; a `reg` or `gpu_local` buffer private to a GPU thread
+//      (getPrivatizingScope, the rule of the moves) is a per-thread alloca.
+//   2. Launches. Every outermost `:g` scope is one launch: its perfect nest
+//      of `:g` scopes is the grid (linearized over blockIdx.x, innermost
+//      fastest), the `:b` sizes of its phases (one shape per launch, K3) and
+//      a `:w` lane dimension the block (linearized over threadIdx.x,
+//      innermost fastest). Host scopes (plain) around `:g` scopes become
+//      host loops whose variables are kernel arguments. Runs of nodes with
+//      no `:g` scope become single-thread launches.
+//   3. The block program. Every thread walks the body of the innermost grid
+//      scope: `:b`/`:w` scopes bind their variable to the thread's
+//      coordinate, plain scopes are loops, `:u` scopes repeat, `:v` scopes
+//      are vector operations, and a leaf that does not bind every thread
+//      dimension runs on the threads whose unbound coordinates are 0.
+//   4. Barriers. The concurrency rules (Analysis/Concurrency.h) make
+//      instances of one phase on different threads independent when they
+//      have `:b` scopes at the same depths (and, for `:w`, lie in one
+//      instance of one `:w` scope); every other pair is ordered by a block
+//      barrier: between consecutive leaves whose thread signatures differ,
+//      at the end of a loop iteration whose first and last signatures
+//      differ, and after every `:w` scope. Guards surround single leaves
+//      only, so every barrier is reached by all threads of the block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LeafEmitter.h"
+#include "perfdojo/Analysis/Privatization.h"
+#include "perfdojo/Conversion/Passes.h"
+#include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
+#include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
+#include "perfdojo/Dialect/Dojo/IR/ModeRules.h"
+#include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
+#include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace perfdojo {
+#define GEN_PASS_DEF_CONVERTDOJOTOGPUPASS
+#include "perfdojo/Conversion/Passes.h.inc"
+} // namespace perfdojo
+
+#define DEBUG_TYPE "convert-dojo-to-gpu"
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+
+namespace {
+
+/// Where a buffer lives on the GPU.
+enum class Placement {
+  Global, ///< device global memory: an argument or host-allocated scratch
+  Shared, ///< dynamic shared memory, one copy per block
+  Thread, ///< a per-thread alloca
+};
+
+/// Which threads run a leaf, and which concurrency query covers them: two
+/// consecutive leaves with equal signatures need no barrier between them.
+struct ThreadSignature {
+  /// The leaf's phase (outermost `:b` ancestor), null outside phases.
+  Operation *phase = nullptr;
+  /// Depths of its `:b` ancestors.
+  SmallVector<unsigned, 3> blockDepths;
+  /// Its `:w` ancestor, if any.
+  Operation *warp = nullptr;
+  /// Right after a barrier (or at the kernel's start): anything may
+  /// follow without another one.
+  bool synchronized = false;
+
+  static ThreadSignature getSynchronized() {
+    ThreadSignature sig;
+    sig.synchronized = true;
+    return sig;
+  }
+  bool operator==(const ThreadSignature &o) const {
+    return synchronized || o.synchronized ||
+           (phase == o.phase && blockDepths == o.blockDepths && warp == o.warp);
+  }
+  bool operator!=(const ThreadSignature &o) const { return !(*this == o); }
+};
+
+class GpuKernelLowering : public LeafEmitter {
+public:
+  GpuKernelLowering(KernelOp kernel, const TargetDescription &target)
+      : kernel(kernel), target(target) {}
+  LogicalResult run();
+
+private:
+  LogicalResult planStorage();
+  LogicalResult checkModes();
+  LogicalResult lowerHostNodes(Block &block, OpBuilder &hb);
+  LogicalResult emitLaunch(ArrayRef<Operation *> nodes, ScopeOp gridRoot,
+                           OpBuilder &hb);
+  FailureOr<SmallVector<ScopeOp>> getGridChain(ScopeOp gridRoot);
+  LogicalResult getBlockShape(ArrayRef<Operation *> nodes,
+                              SmallVectorImpl<int64_t> &blockSizes,
+                              bool &hasWarp);
+  ThreadSignature getSignature(LeafOp leaf);
+  LogicalResult emitBlockNodes(Block &block, OpBuilder &b,
+                               ThreadSignature &last);
+  LogicalResult emitBlockNode(Operation *node, OpBuilder &b,
+                              ThreadSignature &last);
+  LogicalResult emitGuardedLeaf(Operation *node, LeafOp leaf, OpBuilder &b);
+  /// A barrier unless `next` may follow `last` without one.
+  void syncBefore(const ThreadSignature &next, ThreadSignature &last,
+                  OpBuilder &b, Location loc);
+
+  KernelOp kernel;
+  const TargetDescription &target;
+  SmallVector<Placement> placements;
+  func::FuncOp host;
+  gpu::GPUModuleOp deviceModule;
+  /// The host function's memref of every Global storage, by storage index.
+  SmallVector<Value> hostMemrefs;
+  /// Variables of the enclosing host loops (host function values).
+  SmallVector<Value> hostIvs;
+  unsigned numLaunches = 0;
+
+  // State of the launch being emitted.
+  /// Thread coordinates, outermost dimension first: one per `:b` position,
+  /// then the `:w` lanes.
+  SmallVector<Value, 4> threadCoords;
+  unsigned numBlockDims = 0;
+};
+
+bool containsGrid(Operation *node) {
+  bool found = false;
+  node->walk([&](ScopeOp scope) {
+    if (scope.getMode() == Mode::gpu_grid)
+      found = true;
+  });
+  return found;
+}
+
+std::string describeChip(const TargetDescription &target) {
+  return "the " + target.name + " target";
+}
+
+//===----------------------------------------------------------------------===//
+// Storage
+//===----------------------------------------------------------------------===//
+
+LogicalResult GpuKernelLowering::planStorage() {
+  MLIRContext *ctx = kernel.getContext();
+  auto workgroup =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Workgroup);
+  auto privateSpace =
+      gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Private);
+  for (BufferOp buffer : kernel.getBuffers()) {
+    BufferLocation location = buffer.getLocation();
+    if (location == BufferLocation::tcdm)
+      return buffer.emitOpError("buffer '")
+             << buffer.getName()
+             << "' is located in tcdm memory, which " << describeChip(target)
+             << " does not have";
+    Placement placement = Placement::Global;
+    ScopeOp privateTo;
+    if (!buffer.isArgument()) {
+      // The one privatization rule (Analysis/Privatization.h): a
+      // `gpu_shared` buffer per block of a `:g` scope, `reg`/`gpu_local`
+      // per thread of a GPU scope. Everything else is shared by all.
+      ScopeOp scope = getPrivatizingScope(kernel, buffer);
+      bool gpuScope = scope && isGpuMode(scope.getMode());
+      if (location == BufferLocation::gpu_shared) {
+        if (!scope || scope.getMode() != Mode::gpu_grid)
+          return buffer.emitOpError("gpu_shared buffer '")
+                 << buffer.getName()
+                 << "' is not private to the blocks of one ':g' scope: every "
+                    "access must lie inside that scope and every read must "
+                    "read a value written by the same block";
+        placement = Placement::Shared;
+        privateTo = scope;
+      } else if ((location == BufferLocation::reg ||
+                  location == BufferLocation::gpu_local) &&
+                 gpuScope) {
+        placement = Placement::Thread;
+        privateTo = scope;
+      }
+    }
+    Attribute space;
+    if (placement == Placement::Shared)
+      space = workgroup;
+    else if (placement == Placement::Thread)
+      space = privateSpace;
+    addStorage(buffer, space).privateTo = privateTo;
+    placements.push_back(placement);
+  }
+  return success();
+}
+
+LogicalResult GpuKernelLowering::checkModes() {
+  WalkResult result = kernel.walk([&](ScopeOp scope) {
+    Mode mode = scope.getMode();
+    if (!target.supports(mode)) {
+      scope.emitOpError("has mode ")
+          << describeMode(mode) << ", which " << describeChip(target)
+          << " cannot execute";
+      return WalkResult::interrupt();
+    }
+    // The sizes the hardware fixes (the warp width, threads per block,
+    // the unroll limit); a `:v` scope of any width runs in one thread.
+    if (mode == Mode::vector)
+      return WalkResult::advance();
+    if (std::optional<std::string> violation =
+            target.findModeSizeViolation(mode, scope.getSize(), Type())) {
+      scope.emitOpError("cannot run on ")
+          << describeChip(target) << ": " << *violation;
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// Host: loops and launches
+//===----------------------------------------------------------------------===//
+
+LogicalResult GpuKernelLowering::lowerHostNodes(Block &block, OpBuilder &hb) {
+  SmallVector<Operation *> serial;
+  auto flush = [&]() -> LogicalResult {
+    if (serial.empty())
+      return success();
+    LogicalResult result = emitLaunch(serial, ScopeOp(), hb);
+    serial.clear();
+    return result;
+  };
+  for (Operation &op : block) {
+    if (!isa<ScopeOp, LeafOp>(op))
+      continue; // buffer declarations
+    auto scope = dyn_cast<ScopeOp>(op);
+    if (!scope || !containsGrid(scope)) {
+      serial.push_back(&op);
+      continue;
+    }
+    if (failed(flush()))
+      return failure();
+    if (scope.getMode() == Mode::gpu_grid) {
+      if (failed(emitLaunch({scope}, scope, hb)))
+        return failure();
+      continue;
+    }
+    // The mode rules let only plain scopes enclose a `:g` scope: a host
+    // loop, whose variable the launches inside receive as an argument.
+    Location loc = scope.getLoc();
+    auto loop = scf::ForOp::create(
+        hb, loc, arith::ConstantIndexOp::create(hb, loc, 0),
+        arith::ConstantIndexOp::create(hb, loc, scope.getSize()),
+        arith::ConstantIndexOp::create(hb, loc, 1));
+    OpBuilder::InsertionGuard guard(hb);
+    hb.setInsertionPoint(loop.getBody()->getTerminator());
+    hostIvs.push_back(loop.getInductionVar());
+    LogicalResult result = lowerHostNodes(scope.getBlock(), hb);
+    hostIvs.pop_back();
+    if (failed(result))
+      return failure();
+  }
+  return flush();
+}
+
+FailureOr<SmallVector<ScopeOp>>
+GpuKernelLowering::getGridChain(ScopeOp gridRoot) {
+  SmallVector<ScopeOp> chain = {gridRoot};
+  while (true) {
+    Block &body = chain.back().getBlock();
+    auto inner = dyn_cast<ScopeOp>(body.front());
+    if (!inner || inner.getMode() != Mode::gpu_grid ||
+        &body.front() != &body.back())
+      break;
+    chain.push_back(inner);
+  }
+  // Every other `:g` scope of the kernel would be a second grid shape.
+  for (Operation &op : chain.back().getBlock()) {
+    WalkResult stray = op.walk([&](ScopeOp scope) {
+      if (scope.getMode() != Mode::gpu_grid)
+        return WalkResult::advance();
+      InFlightDiagnostic diag = scope.emitOpError(
+          "':g' scope is not part of its kernel's grid: the ':g' scopes of "
+          "a kernel must form a perfect nest (each the only child of the "
+          "one above) at the kernel's top");
+      diag.attachNote(chain.front().getLoc()) << "the kernel starts here";
+      return WalkResult::interrupt();
+    });
+    if (stray.wasInterrupted())
+      return failure();
+  }
+  int64_t blocks = 1;
+  for (ScopeOp scope : chain) {
+    int64_t size = scope.getSize();
+    blocks = size > target.maxGridBlocks / blocks
+                 ? target.maxGridBlocks + 1
+                 : blocks * size;
+    if (blocks > target.maxGridBlocks)
+      return {chain.front().emitOpError("launches more than ")
+              << target.maxGridBlocks << " blocks, the grid limit of "
+              << describeChip(target)};
+  }
+  return chain;
+}
+
+LogicalResult
+GpuKernelLowering::getBlockShape(ArrayRef<Operation *> nodes,
+                                 SmallVectorImpl<int64_t> &blockSizes,
+                                 bool &hasWarp) {
+  hasWarp = false;
+  for (Operation *node : nodes) {
+    for (LeafOp leaf : collectLeaves(node)) {
+      SmallVector<int64_t, 3> sizes;
+      for (Operation *p = leaf->getParentOp(); p && !isa<KernelOp>(p);
+           p = p->getParentOp()) {
+        auto scope = cast<ScopeOp>(p);
+        if (scope.getMode() == Mode::gpu_block)
+          sizes.insert(sizes.begin(), scope.getSize());
+        if (scope.getMode() == Mode::gpu_warp)
+          hasWarp = true;
+      }
+      // One block shape per launch (K3): positions agree, one shape may
+      // be a prefix of another.
+      for (auto [i, size] : llvm::enumerate(sizes)) {
+        if (i < blockSizes.size() && blockSizes[i] != size)
+          return leaf.emitOpError("its ':b' sizes disagree with another "
+                                  "phase of its launch (one block shape per "
+                                  "launch)");
+        if (i >= blockSizes.size())
+          blockSizes.push_back(size);
+      }
+    }
+  }
+  int64_t threads = hasWarp ? target.warpSize : 1;
+  for (int64_t size : blockSizes)
+    threads *= size;
+  if (threads > target.maxBlockSize)
+    return nodes.front()->emitOpError("launch has ")
+           << threads << " threads per block, more than the "
+           << target.maxBlockSize << " of " << describeChip(target);
+  return success();
+}
+
+LogicalResult GpuKernelLowering::emitLaunch(ArrayRef<Operation *> nodes,
+                                            ScopeOp gridRoot, OpBuilder &hb) {
+  MLIRContext *ctx = kernel.getContext();
+  Location loc = nodes.front()->getLoc();
+  SmallVector<ScopeOp> grid;
+  if (gridRoot) {
+    FailureOr<SmallVector<ScopeOp>> chain = getGridChain(gridRoot);
+    if (failed(chain))
+      return failure();
+    grid = std::move(*chain);
+  }
+  SmallVector<int64_t, 4> blockSizes;
+  bool hasWarp = false;
+  if (failed(getBlockShape(nodes, blockSizes, hasWarp)))
+    return failure();
+
+  // The storages the launch touches.
+  SmallVector<bool> used(storages.size(), false);
+  for (Operation *node : nodes)
+    for (LeafOp leaf : collectLeaves(node)) {
+      used[arrayStorage.lookup(leaf.getArray())] = true;
+      for (Attribute input : leaf.getInputs())
+        if (auto access = dyn_cast<AccessAttr>(input))
+          used[arrayStorage.lookup(access.getArray().getValue())] = true;
+    }
+  SmallVector<unsigned> globals;
+  for (auto [index, placement] : llvm::enumerate(placements))
+    if (used[index] && placement == Placement::Global)
+      globals.push_back(index);
+
+  // The kernel function: global memrefs, then the host loop variables.
+  SmallVector<Type> argTypes;
+  for (unsigned index : globals)
+    argTypes.push_back(storages[index].type);
+  argTypes.append(hostIvs.size(), IndexType::get(ctx));
+  std::string name =
+      (kernel.getSymName() + "_k" + Twine(numLaunches++)).str();
+  OpBuilder mb = OpBuilder::atBlockEnd(deviceModule.getBody());
+  auto func = gpu::GPUFuncOp::create(mb, loc, name,
+                                     FunctionType::get(ctx, argTypes, {}));
+  func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
+  int64_t threads = hasWarp ? target.warpSize : 1;
+  for (int64_t size : blockSizes)
+    threads *= size;
+  int64_t blocks = 1;
+  for (ScopeOp scope : grid)
+    blocks *= scope.getSize();
+  func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(
+      ctx, {static_cast<int32_t>(threads), 1, 1}));
+  func.setKnownGridSizeAttr(DenseI32ArrayAttr::get(
+      ctx, {static_cast<int32_t>(blocks), 1, 1}));
+  for (unsigned i = 0; i < globals.size(); ++i)
+    func.setArgAttr(i, "llvm.noalias", UnitAttr::get(ctx));
+  Block &entry = func.getBody().front();
+  OpBuilder b = OpBuilder::atBlockBegin(&entry);
+  gpu::ReturnOp::create(b, loc);
+  b.setInsertionPointToStart(&entry);
+
+  // Memrefs inside the kernel: arguments, shared views, private allocas.
+  for (auto [i, index] : llvm::enumerate(globals))
+    storages[index].memref = entry.getArgument(i);
+  int64_t sharedBytes = 0;
+  Value sharedBase;
+  for (auto [index, storage] : llvm::enumerate(storages)) {
+    if (!used[index] || placements[index] == Placement::Global)
+      continue;
+    Location bloc = storage.buffer.getLoc();
+    if (placements[index] == Placement::Thread) {
+      storage.memref = memref::AllocaOp::create(b, bloc, storage.type);
+      continue;
+    }
+    if (!sharedBase)
+      sharedBase = gpu::DynamicSharedMemoryOp::create(
+          b, loc,
+          MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                          MemRefLayoutAttrInterface(),
+                          storage.type.getMemorySpace()));
+    sharedBytes = llvm::alignTo(sharedBytes, 16);
+    storage.memref = memref::ViewOp::create(
+        b, bloc, storage.type, sharedBase,
+        arith::ConstantIndexOp::create(b, bloc, sharedBytes), ValueRange());
+    sharedBytes += getStorageElements(storage.buffer) *
+                   getElementBytes(storage.buffer);
+  }
+  if (sharedBytes > target.sharedBytes)
+    return nodes.front()->emitOpError("launch needs ")
+           << sharedBytes << " bytes of block-shared memory, more than the "
+           << target.sharedBytes << " of " << describeChip(target);
+
+  // Iteration variables: host loops, then the grid coordinates.
+  ivs.clear();
+  for (unsigned k = 0; k < hostIvs.size(); ++k)
+    ivs.push_back(entry.getArgument(globals.size() + k));
+  if (!grid.empty()) {
+    Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
+    SmallVector<Value> coords(grid.size());
+    for (int i = grid.size() - 1; i >= 0; --i) {
+      Value size = arith::ConstantIndexOp::create(b, loc, grid[i].getSize());
+      coords[i] = i == 0 ? block : arith::RemUIOp::create(b, loc, block, size);
+      if (i > 0)
+        block = arith::DivUIOp::create(b, loc, block, size);
+    }
+    ivs.append(coords.begin(), coords.end());
+  }
+  numBlockDims = blockSizes.size();
+  threadCoords.clear();
+  if (threads > 1) {
+    SmallVector<int64_t, 4> dims(blockSizes.begin(), blockSizes.end());
+    if (hasWarp)
+      dims.push_back(target.warpSize);
+    Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    threadCoords.resize(dims.size());
+    for (int i = dims.size() - 1; i >= 0; --i) {
+      Value size = arith::ConstantIndexOp::create(b, loc, dims[i]);
+      threadCoords[i] =
+          i == 0 ? thread : arith::RemUIOp::create(b, loc, thread, size);
+      if (i > 0)
+        thread = arith::DivUIOp::create(b, loc, thread, size);
+    }
+  } else {
+    threadCoords.assign(blockSizes.size() + (hasWarp ? 1 : 0),
+                        arith::ConstantIndexOp::create(b, loc, 0));
+  }
+
+  // The block program: the innermost grid scope's body, or the nodes.
+  ThreadSignature last = ThreadSignature::getSynchronized();
+  LogicalResult result = success();
+  if (!grid.empty()) {
+    result = emitBlockNodes(grid.back().getBlock(), b, last);
+  } else {
+    for (Operation *node : nodes)
+      if (failed(emitBlockNode(node, b, last)))
+        result = failure();
+  }
+  for (Storage &storage : storages)
+    storage.memref = Value();
+  if (failed(result))
+    return failure();
+
+  // The launch on the host.
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(hb, loc, v).getResult();
+  };
+  SmallVector<Value> operands;
+  for (unsigned i : globals)
+    operands.push_back(hostMemrefs[i]);
+  operands.append(hostIvs.begin(), hostIvs.end());
+  Value shared = arith::ConstantIntOp::create(hb, loc, hb.getI32Type(),
+                                              sharedBytes);
+  gpu::LaunchFuncOp::create(hb, loc, func,
+                            gpu::KernelDim3{index(blocks), index(1), index(1)},
+                            gpu::KernelDim3{index(threads), index(1), index(1)},
+                            shared, operands);
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The block program
+//===----------------------------------------------------------------------===//
+
+ThreadSignature GpuKernelLowering::getSignature(LeafOp leaf) {
+  ThreadSignature sig;
+  SmallVector<ScopeOp, 8> scopes;
+  for (Operation *p = leaf->getParentOp(); p && !isa<KernelOp>(p);
+       p = p->getParentOp())
+    scopes.push_back(cast<ScopeOp>(p));
+  // Outermost first: depth = position.
+  std::reverse(scopes.begin(), scopes.end());
+  for (auto [depth, scope] : llvm::enumerate(scopes)) {
+    if (scope.getMode() == Mode::gpu_block) {
+      if (!sig.phase)
+        sig.phase = scope;
+      sig.blockDepths.push_back(depth);
+    } else if (scope.getMode() == Mode::gpu_warp) {
+      sig.warp = scope;
+    }
+  }
+  return sig;
+}
+
+void GpuKernelLowering::syncBefore(const ThreadSignature &next,
+                                   ThreadSignature &last, OpBuilder &b,
+                                   Location loc) {
+  if (next != last)
+    gpu::BarrierOp::create(b, loc);
+  last = next;
+}
+
+LogicalResult GpuKernelLowering::emitBlockNodes(Block &block, OpBuilder &b,
+                                                ThreadSignature &last) {
+  for (Operation &op : block)
+    if (failed(emitBlockNode(&op, b, last)))
+      return failure();
+  return success();
+}
+
+LogicalResult GpuKernelLowering::emitBlockNode(Operation *node, OpBuilder &b,
+                                               ThreadSignature &last) {
+  Location loc = node->getLoc();
+  if (auto leaf = dyn_cast<LeafOp>(node)) {
+    syncBefore(getSignature(leaf), last, b, loc);
+    return emitGuardedLeaf(leaf, leaf, b);
+  }
+  auto scope = cast<ScopeOp>(node);
+  if (collectLeaves(scope).empty())
+    return success();
+  switch (scope.getMode()) {
+  case Mode::vector: {
+    auto leaf = cast<LeafOp>(scope.getBlock().front());
+    syncBefore(getSignature(leaf), last, b, loc);
+    return emitGuardedLeaf(scope, leaf, b);
+  }
+  case Mode::gpu_block:
+  case Mode::gpu_warp: {
+    unsigned position = numBlockDims; // the lanes
+    if (scope.getMode() == Mode::gpu_block) {
+      position = 0;
+      for (Operation *p = scope->getParentOp(); !isa<KernelOp>(p);
+           p = p->getParentOp())
+        if (cast<ScopeOp>(p).getMode() == Mode::gpu_block)
+          ++position;
+    }
+    ivs.push_back(threadCoords[position]);
+    LogicalResult result = emitBlockNodes(scope.getBlock(), b, last);
+    ivs.pop_back();
+    if (scope.getMode() == Mode::gpu_warp) {
+      // The lanes of one `:w` instance are independent of each other only
+      // (the `:w` concurrency query): order them before anything else.
+      gpu::BarrierOp::create(b, loc);
+      last = ThreadSignature::getSynchronized();
+    }
+    return result;
+  }
+  case Mode::unroll:
+    for (int64_t i = 0, e = scope.getSize(); i < e; ++i) {
+      ivs.push_back(arith::ConstantIndexOp::create(b, loc, i));
+      LogicalResult result = emitBlockNodes(scope.getBlock(), b, last);
+      ivs.pop_back();
+      if (failed(result))
+        return failure();
+    }
+    return success();
+  case Mode::seq: {
+    ThreadSignature first = getSignature(collectLeaves(scope).front());
+    syncBefore(first, last, b, loc);
+    auto loop = scf::ForOp::create(
+        b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+        arith::ConstantIndexOp::create(b, loc, scope.getSize()),
+        arith::ConstantIndexOp::create(b, loc, 1));
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(loop.getBody()->getTerminator());
+    ivs.push_back(loop.getInductionVar());
+    LogicalResult result = emitBlockNodes(scope.getBlock(), b, last);
+    ivs.pop_back();
+    // The next iteration starts where this one started; after the loop,
+    // what ran last is the body's end.
+    ThreadSignature bodyEnd = last;
+    if (scope.getSize() > 1)
+      syncBefore(first, last, b, loc);
+    last = bodyEnd;
+    return result;
+  }
+  default:
+    return scope.emitOpError("has mode ")
+           << describeMode(scope.getMode()) << ", which "
+           << describeChip(target) << " cannot execute";
+  }
+}
+
+LogicalResult GpuKernelLowering::emitGuardedLeaf(Operation *node, LeafOp leaf,
+                                                 OpBuilder &b) {
+  Location loc = leaf.getLoc();
+  // Thread dimensions the leaf does not bind: it runs where they are 0.
+  SmallVector<bool, 4> bound(threadCoords.size(), false);
+  unsigned blockPosition = 0;
+  for (Operation *p = leaf->getParentOp(); !isa<KernelOp>(p);
+       p = p->getParentOp()) {
+    Mode mode = cast<ScopeOp>(p).getMode();
+    if (mode == Mode::gpu_block)
+      ++blockPosition;
+    if (mode == Mode::gpu_warp)
+      bound[numBlockDims] = true;
+  }
+  for (unsigned i = 0; i < blockPosition; ++i)
+    bound[i] = true;
+  Value condition;
+  for (auto [i, coord] : llvm::enumerate(threadCoords)) {
+    if (bound[i] || isa_and_nonnull<arith::ConstantIndexOp>(
+                        coord.getDefiningOp()))
+      continue;
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+    Value isZero =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, coord, zero);
+    condition =
+        condition ? arith::AndIOp::create(b, loc, condition, isZero).getResult()
+                  : isZero;
+  }
+  OpBuilder::InsertionGuard guard(b);
+  if (condition) {
+    auto guarded = scf::IfOp::create(b, loc, condition, /*withElse=*/false);
+    b.setInsertionPoint(guarded.thenBlock()->getTerminator());
+  }
+  if (auto scope = dyn_cast<ScopeOp>(node))
+    return lowerVectorScope(scope, b);
+  return lowerLeaf(leaf, b);
+}
+
+//===----------------------------------------------------------------------===//
+// Driver
+//===----------------------------------------------------------------------===//
+
+LogicalResult GpuKernelLowering::run() {
+  if (failed(checkModes()) || failed(planStorage()))
+    return failure();
+  MLIRContext *ctx = kernel.getContext();
+  auto module = kernel->getParentOfType<ModuleOp>();
+  module->setAttr(gpu::GPUDialect::getContainerModuleAttrName(),
+                  UnitAttr::get(ctx));
+  OpBuilder mb(kernel);
+  Location loc = kernel.getLoc();
+  deviceModule = gpu::GPUModuleOp::create(
+      mb, loc, (kernel.getSymName() + "_device").str());
+
+  // The host function: argument memrefs in declaration order, each named
+  // by its buffer and role (the launch plan reads them), and the global
+  // scratch allocations.
+  SmallVector<Type> argumentTypes;
+  for (Storage &storage : storages)
+    if (storage.buffer.isArgument())
+      argumentTypes.push_back(storage.type);
+  host = func::FuncOp::create(mb, loc, kernel.getSymName(),
+                              mb.getFunctionType(argumentTypes, {}));
+  Block *entry = host.addEntryBlock();
+  OpBuilder hb = OpBuilder::atBlockBegin(entry);
+  hostMemrefs.assign(storages.size(), Value());
+  unsigned argument = 0;
+  for (auto [index, storage] : llvm::enumerate(storages)) {
+    auto nameAttr = StringAttr::get(ctx, storage.buffer.getName());
+    auto dtypeAttr = StringAttr::get(
+        ctx, getElementTypeName(storage.buffer.getElementType()));
+    if (storage.buffer.isArgument()) {
+      host.setArgAttr(argument, "dojo.buffer", nameAttr);
+      host.setArgAttr(argument, "dojo.dtype", dtypeAttr);
+      host.setArgAttr(argument, "dojo.role",
+                      StringAttr::get(ctx, stringifyRole(
+                                               storage.buffer.getRole())));
+      hostMemrefs[index] = entry->getArgument(argument++);
+    } else if (placements[index] == Placement::Global) {
+      auto alloc = memref::AllocOp::create(hb, storage.buffer.getLoc(),
+                                           storage.type,
+                                           hb.getI64IntegerAttr(64));
+      alloc->setAttr("dojo.buffer", nameAttr);
+      alloc->setAttr("dojo.dtype", dtypeAttr);
+      hostMemrefs[index] = alloc;
+    }
+  }
+  if (failed(lowerHostNodes(kernel.getBlock(), hb))) {
+    host.erase();
+    deviceModule.erase();
+    return failure();
+  }
+  for (auto [index, storage] : llvm::enumerate(storages))
+    if (!storage.buffer.isArgument() &&
+        placements[index] == Placement::Global)
+      memref::DeallocOp::create(hb, loc, hostMemrefs[index]);
+  func::ReturnOp::create(hb, loc);
+  kernel.erase();
+  return success();
+}
+
+struct ConvertDojoToGPUPass
+    : perfdojo::impl::ConvertDojoToGPUPassBase<ConvertDojoToGPUPass> {
+  using Base::Base;
+  void runOnOperation() override {
+    std::optional<TargetDescription> target =
+        TargetDescription::getGpu(chip);
+    if (!target) {
+      getOperation().emitError("unknown GPU chip '")
+          << chip << "'; known: "
+          << llvm::join(TargetDescription::getGpuChips(), ", ");
+      return signalPassFailure();
+    }
+    SmallVector<KernelOp> kernels(getOperation().getOps<KernelOp>());
+    for (KernelOp kernel : kernels)
+      if (failed(GpuKernelLowering(kernel, *target).run()))
+        return signalPassFailure();
+  }
+};
+
+} // namespace

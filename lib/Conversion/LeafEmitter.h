@@ -1,0 +1,99 @@
+//===- LeafEmitter.h - one leaf's computation, for every target -*- C++ -*-===//
+//
+// What a leaf computes does not depend on where it runs: the CPU lowering
+// (DojoToSCF.cpp) and the GPU lowering (DojoToGPU.cpp) emit every leaf, and
+// every `:v` scope, through this one class. They differ only in how scopes
+// become loops, threads or launches, and where each buffer's memref comes
+// from (an argument, an allocation, block-shared memory), which they record
+// in `storages` and `ivs` before emitting leaves.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_LIB_CONVERSION_LEAFEMITTER_H
+#define PERFDOJO_LIB_CONVERSION_LEAFEMITTER_H
+
+#include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <optional>
+#include <vector>
+
+namespace perfdojo {
+
+/// The memref that stores one declared buffer.
+struct Storage {
+  dojo::BufferOp buffer;
+  /// Buffer dimensions that occupy memory, in order (the memref's dims).
+  llvm::SmallVector<unsigned, 4> dims;
+  mlir::MemRefType type;
+  /// The scope inside which each iteration (CPU `:p`) or each block or
+  /// thread (GPU) has its own copy, or null for storage shared by all.
+  dojo::ScopeOp privateTo;
+  /// The memref in the code being emitted, or null where it is not
+  /// available (not yet allocated, or outside the function that has it).
+  mlir::Value memref;
+};
+
+/// The element type a buffer is stored in: its own, except bool, which is
+/// stored one byte per element (0 or 1), the layout of PhysicalLayout.h
+/// and of the runtime's buffers.
+mlir::Type getStorageElementType(dojo::BufferOp buffer);
+
+/// Emits leaves (scalar, or as one vector operation in a `:v` scope) with
+/// the interpreter's formulas, against the memrefs in `storages` and the
+/// iteration variables in `ivs`.
+class LeafEmitter {
+public:
+  /// A leaf outside `:v` scopes.
+  mlir::LogicalResult lowerLeaf(dojo::LeafOp leaf, mlir::OpBuilder &b);
+  /// A `:v` scope: its single leaf (ModeRules.h) on vectors of its size.
+  mlir::LogicalResult lowerVectorScope(dojo::ScopeOp scope, mlir::OpBuilder &b);
+
+protected:
+  /// Appends the storage of `buffer`: its materialized dimensions (`:N`
+  /// dimensions dropped, padding included) in memory space `memorySpace`.
+  Storage &addStorage(dojo::BufferOp buffer,
+                      mlir::Attribute memorySpace = {});
+  Storage &storageOf(llvm::StringRef array) {
+    return storages[arrayStorage.lookup(array)];
+  }
+  /// Memref indices of `map` for `storage` at the current iteration point;
+  /// `lane` substitutes a constant for the vector lane variable.
+  llvm::SmallVector<mlir::Value> emitIndices(mlir::OpBuilder &b,
+                                             mlir::Location loc,
+                                             Storage &storage,
+                                             mlir::AffineMap map,
+                                             int64_t lane = 0);
+  mlir::Value emitLinear(mlir::OpBuilder &b, mlir::Location loc,
+                         const LinearForm &form, int64_t lane);
+
+  std::vector<Storage> storages;
+  llvm::StringMap<unsigned> arrayStorage;
+  /// Iteration variable of every enclosing scope, by depth (index type): a
+  /// loop variable, a constant (`:u`), a thread or block coordinate (GPU).
+  llvm::SmallVector<mlir::Value, 8> ivs;
+
+private:
+  /// How the lanes of a `:v` scope address one access.
+  enum class LaneAccess { Uniform, Contiguous, Scattered };
+  LaneAccess classify(Storage &storage, mlir::AffineMap map);
+  mlir::LogicalResult lowerVectorLeaf(dojo::LeafOp leaf, mlir::OpBuilder &b);
+  /// The value of operand `input` in the leaf's type (scalar mode).
+  mlir::FailureOr<mlir::Value> emitScalarOperand(mlir::OpBuilder &b,
+                                                 mlir::Location loc,
+                                                 mlir::Attribute input,
+                                                 mlir::Type type,
+                                                 int64_t lane = 0);
+
+  /// Depth and width of the enclosing `:v` scope, if any.
+  std::optional<unsigned> laneDepth;
+  int64_t laneWidth = 0;
+};
+
+} // namespace perfdojo
+
+#endif // PERFDOJO_LIB_CONVERSION_LEAFEMITTER_H
