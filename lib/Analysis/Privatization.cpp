@@ -160,10 +160,11 @@ static bool privatizes(BufferLocation location, Mode mode) {
   return false;
 }
 
-ScopeOp perfdojo::getPrivatizingScope(KernelOp kernel, BufferOp buffer) {
+ScopeOp perfdojo::getPrivatizingScope(KernelOp kernel, BufferOp buffer,
+                                      std::optional<BufferLocation> asIf) {
   if (buffer.isArgument())
     return {};
-  BufferLocation location = buffer.getLocation();
+  BufferLocation location = asIf ? *asIf : buffer.getLocation();
   if (location == BufferLocation::heap || location == BufferLocation::tcdm)
     return {};
   // Cheap exit: no scope of the kernel has a mode that privatizes here.

@@ -95,7 +95,11 @@ struct ThreadSignature {
 class GpuKernelLowering : public LeafEmitter {
 public:
   GpuKernelLowering(KernelOp kernel, const TargetDescription &target)
-      : kernel(kernel), target(target) {}
+      : kernel(kernel), target(target) {
+    // cuMemAlloc and hipMalloc return 256-byte aligned memory; shared views
+    // and per-thread storage are 16-byte aligned below.
+    baseAlignment = 16;
+  }
   LogicalResult run();
 
 private:
@@ -161,11 +165,11 @@ LogicalResult GpuKernelLowering::planStorage() {
       gpu::AddressSpaceAttr::get(ctx, gpu::AddressSpace::Private);
   for (BufferOp buffer : kernel.getBuffers()) {
     BufferLocation location = buffer.getLocation();
-    if (location == BufferLocation::tcdm)
+    if (!target.hasLocation(location))
       return buffer.emitOpError("buffer '")
-             << buffer.getName()
-             << "' is located in tcdm memory, which " << describeChip(target)
-             << " does not have";
+             << buffer.getName() << "' is located in "
+             << stringifyBufferLocation(location) << " memory, which "
+             << describeChip(target) << " does not have";
     Placement placement = Placement::Global;
     ScopeOp privateTo;
     if (!buffer.isArgument()) {
@@ -417,7 +421,8 @@ LogicalResult GpuKernelLowering::emitLaunch(ArrayRef<Operation *> nodes,
       continue;
     Location bloc = storage.buffer.getLoc();
     if (placements[index] == Placement::Thread) {
-      storage.memref = memref::AllocaOp::create(b, bloc, storage.type);
+      storage.memref = memref::AllocaOp::create(b, bloc, storage.type,
+                                                b.getI64IntegerAttr(16));
       continue;
     }
     if (!sharedBase)

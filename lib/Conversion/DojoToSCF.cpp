@@ -65,17 +65,12 @@ private:
 
 LogicalResult KernelLowering::planStorage() {
   for (BufferOp buffer : kernel.getBuffers()) {
-    switch (buffer.getLocation()) {
-    case BufferLocation::heap:
-    case BufferLocation::stack:
-    case BufferLocation::reg:
-      break;
-    default:
+    static const TargetDescription cpu = TargetDescription::getCpu();
+    if (!cpu.hasLocation(buffer.getLocation()))
       return buffer.emitOpError("buffer '")
              << buffer.getName() << "' is located in "
              << stringifyBufferLocation(buffer.getLocation())
              << " memory, which the CPU target does not have";
-    }
     addStorage(buffer);
   }
 

@@ -13,6 +13,10 @@
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <numeric>
 
 using namespace mlir;
 using namespace perfdojo;
@@ -331,6 +335,35 @@ LeafEmitter::LaneAccess LeafEmitter::classify(Storage &storage, AffineMap map) {
   return contiguous ? LaneAccess::Contiguous : LaneAccess::Scattered;
 }
 
+llvm::MaybeAlign LeafEmitter::getVectorAlignment(Storage &storage,
+                                                 AffineMap map) {
+  if (baseAlignment <= 0)
+    return std::nullopt;
+  // The first lane's element offset is a sum of terms (constants and
+  // multiples of the other iteration variables, times the row-major
+  // strides of the stored dimensions): it is a multiple of their gcd.
+  ArrayRef<int64_t> shape = storage.type.getShape();
+  SmallVector<int64_t, 4> strides(shape.size(), 1);
+  for (int i = int(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  uint64_t divisor = 0;
+  for (auto [i, d] : llvm::enumerate(storage.dims)) {
+    LinearForm form = *getLinearForm(map.getResult(d));
+    divisor = std::gcd(divisor, uint64_t(std::abs(form.constant * strides[i])));
+    for (auto [k, c] : llvm::enumerate(form.coeffs))
+      if (k != *laneDepth)
+        divisor = std::gcd(divisor, uint64_t(std::abs(c * strides[i])));
+  }
+  uint64_t elementBytes =
+      std::max<uint64_t>(1, storage.type.getElementTypeBitWidth() / 8);
+  uint64_t vectorBytes = llvm::bit_floor(uint64_t(laneWidth) * elementBytes);
+  uint64_t alignment = std::min<uint64_t>(baseAlignment, vectorBytes);
+  if (divisor != 0)
+    alignment = std::min<uint64_t>(
+        alignment, uint64_t(1) << llvm::countr_zero(divisor * elementBytes));
+  return llvm::Align(std::max<uint64_t>(alignment, 1));
+}
+
 //===----------------------------------------------------------------------===//
 // Leaves
 //===----------------------------------------------------------------------===//
@@ -417,7 +450,9 @@ LogicalResult LeafEmitter::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
       }
       case LaneAccess::Contiguous: {
         Value v = vector::LoadOp::create(b, loc, storedVec, storage.memref,
-                                         emitIndices(b, loc, storage, map));
+                                         emitIndices(b, loc, storage, map),
+                                         /*nontemporal=*/false,
+                                         getVectorAlignment(storage, map));
         args.push_back(emitConvert(b, loc, v, vecType));
         break;
       }
@@ -466,10 +501,14 @@ LogicalResult LeafEmitter::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
     SmallVector<Value> indices = emitIndices(b, loc, out, map);
     Value result = *value;
     if (reduce != ReduceKind::none) {
-      Value old = vector::LoadOp::create(b, loc, vecType, out.memref, indices);
+      Value old = vector::LoadOp::create(b, loc, vecType, out.memref, indices,
+                                         /*nontemporal=*/false,
+                                         getVectorAlignment(out, map));
       result = emitCombine(b, loc, reduce, old, result, isBool);
     }
-    vector::StoreOp::create(b, loc, result, out.memref, indices);
+    vector::StoreOp::create(b, loc, result, out.memref, indices,
+                            /*nontemporal=*/false,
+                            getVectorAlignment(out, map));
     return success();
   }
   case LaneAccess::Uniform: {

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Alignment.h"
 
 #include <optional>
 #include <vector>
@@ -73,6 +74,12 @@ protected:
 
   std::vector<Storage> storages;
   llvm::StringMap<unsigned> arrayStorage;
+  /// Bytes every memref's base is known to be aligned to (0: unknown). The
+  /// GPU sets it: the runtime's allocations, shared memory views and thread
+  /// storage are 16-byte aligned, and a `:v` access whose offset keeps that
+  /// alignment becomes one wide load or store. The CPU leaves it unknown:
+  /// a C caller may pass any float pointer.
+  int64_t baseAlignment = 0;
   /// Iteration variable of every enclosing scope, by depth (index type): a
   /// loop variable, a constant (`:u`), a thread or block coordinate (GPU).
   llvm::SmallVector<mlir::Value, 8> ivs;
@@ -81,6 +88,9 @@ private:
   /// How the lanes of a `:v` scope address one access.
   enum class LaneAccess { Uniform, Contiguous, Scattered };
   LaneAccess classify(Storage &storage, mlir::AffineMap map);
+  /// The alignment of a contiguous `:v` access's first lane, provable from
+  /// `baseAlignment` and the access's offsets; none when unknown.
+  llvm::MaybeAlign getVectorAlignment(Storage &storage, mlir::AffineMap map);
   mlir::LogicalResult lowerVectorLeaf(dojo::LeafOp leaf, mlir::OpBuilder &b);
   /// The value of operand `input` in the leaf's type (scalar mode).
   mlir::FailureOr<mlir::Value> emitScalarOperand(mlir::OpBuilder &b,

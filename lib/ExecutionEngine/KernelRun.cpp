@@ -1,6 +1,7 @@
 //===- KernelRun.cpp - execute, validate and time one kernel --------------===//
 
 #include "perfdojo/ExecutionEngine/KernelRun.h"
+#include "perfdojo/ExecutionEngine/GpuKernel.h"
 #include "perfdojo/ExecutionEngine/JitKernel.h"
 #include "perfdojo/ExecutionEngine/Timer.h"
 #include "perfdojo/Runtime/BufferDump.h"
@@ -90,6 +91,7 @@ namespace {
 struct Executables {
   std::optional<Interpreter> interp;
   std::unique_ptr<JitKernel> jit, referenceJit;
+  std::unique_ptr<GpuKernel> gpu;
   /// The kernel `referenceJit` runs: the untransformed kernel in f64.
   OwningOpRef<dojo::KernelOp> referenceKernel;
 };
@@ -137,6 +139,32 @@ static llvm::Expected<Executables> prepare(dojo::KernelOp kernel,
       return compiled.takeError();
     result.jit = std::move(*compiled);
   }
+  if (options.engine == RunEngine::Cuda) {
+    GpuCompileOptions gpuOptions;
+    gpuOptions.approximateMath = options.approximateMath;
+    gpuOptions.chip = options.gpuChip;
+    if (gpuOptions.chip.empty() && !options.gpuResults.empty())
+      gpuOptions.chip = "sm_90";
+    if (gpuOptions.chip.empty()) {
+      // The device decides: asking for it also says early, before any
+      // compilation, when there is no driver or no device.
+      gpu::DeviceInfo device;
+      std::string error;
+      if (!gpu::queryDevice(0, device, error))
+        return llvm::createStringError(error);
+      std::optional<std::string> chip =
+          chooseCudaChip(device.computeMajor, device.computeMinor);
+      if (!chip)
+        return llvm::createStringError(
+            "the CUDA device '" + device.name + "' (" + device.getArch() +
+            ") is older than every chip PerfDojo compiles for");
+      gpuOptions.chip = *chip;
+    }
+    auto compiled = GpuKernel::compile(kernel, gpuOptions);
+    if (!compiled)
+      return compiled.takeError();
+    result.gpu = std::move(*compiled);
+  }
   if (reference == ReferenceKind::Compiled) {
     // The untransformed kernel (without a baseline, this one) in f64,
     // sequential, with libm's transcendentals.
@@ -181,6 +209,22 @@ static llvm::Expected<Times> execute(Executables &executables,
     times.median = summary.medianSeconds;
     times.min = summary.minSeconds;
     times.repetitions = seconds.size();
+    return times;
+  }
+  if (executables.gpu) {
+    // Every execution starts from the inputs; the outputs are the last
+    // timed one's.
+    llvm::Expected<gpu::GpuRunResult> ran =
+        options.gpuResults.empty()
+            ? executables.gpu->run(
+                  args, gpu::GpuRunOptions{int(std::max(1u, options.warmup)),
+                                           int(repetitions), 0})
+            : executables.gpu->readResults(options.gpuResults, args);
+    if (!ran)
+      return ran.takeError();
+    times.median = ran->medianMs / 1e3;
+    times.min = ran->minMs / 1e3;
+    times.repetitions = ran->timesMs.size();
     return times;
   }
   // The outputs compared are those of one call on the inputs themselves;

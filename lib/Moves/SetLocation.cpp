@@ -13,10 +13,15 @@
 //     stack  at most TargetDescription::stackBytes bytes (1 MiB by default);
 //     reg    at most TargetDescription::registerElements elements (64 by default,
 //            e.g. four AVX-512 registers of f32);
-//     gpu_shared, gpu_local, tcdm: refused, not available for this target
-//            yet; a buffer already there (a hand-written or generated
-//            kernel) is not moved either, since the inverse could not
-//            put it back.
+//     gpu_shared at most TargetDescription::sharedBytes bytes, and private
+//            to the blocks of one `:g` scope (getPrivatizingScope as if
+//            the buffer lived there: every access inside that scope,
+//            every read covered within a block);
+//     gpu_local always (a copy per thread where private, else global);
+//     a location the target lacks (TargetDescription::hasLocation; TCDM
+//            on every target until Snitch lands) is refused, and a buffer
+//            already there (a hand-written or generated kernel) is not
+//            moved either, since the inverse could not put it back.
 //   The location enters the dependence test through privatization
 //   (getPrivatizingScope, Analysis/Privatization.h): a stack or reg buffer
 //   whose accesses all lie in one `:p` scope, with its reads covered per
@@ -34,13 +39,15 @@
 //   post-verification of every move (Move.cpp) re-checks the rule on the
 //   result, so clearing a `:u` mode or splitting a scope cannot leave a
 //   register buffer indexed at run time.
-//   Candidates: every internal buffer, to each of heap, stack and reg other
-//   than its own.
+//   Candidates: every internal buffer, to each location the target has other
+//   than its own (heap, stack and reg on a CPU; gpu_shared and gpu_local
+//   too where the target runs GPU modes).
 //
 //===----------------------------------------------------------------------===//
 
 #include "MoveKinds.h"
 
+#include "perfdojo/Analysis/Privatization.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
 using namespace mlir;
@@ -49,6 +56,11 @@ using namespace perfdojo::dojo;
 using namespace perfdojo::moves;
 
 namespace {
+
+bool isGpuLocation(BufferLocation location) {
+  return location == BufferLocation::gpu_shared ||
+         location == BufferLocation::gpu_local;
+}
 
 class SetLocation final : public MoveOf<MoveKind::SetLocation, 1> {
 public:
@@ -59,9 +71,12 @@ public:
     for (BufferOp buffer : state.getKernel().getBuffers()) {
       if (buffer.isArgument())
         continue;
+      const TargetDescription &target = state.getOptions().target;
       for (BufferLocation loc :
-           {BufferLocation::heap, BufferLocation::stack, BufferLocation::reg})
-        if (loc != buffer.getLocation())
+           {BufferLocation::heap, BufferLocation::stack, BufferLocation::reg,
+            BufferLocation::gpu_shared, BufferLocation::gpu_local})
+        if (loc != buffer.getLocation() && target.hasLocation(loc) &&
+            (!isGpuLocation(loc) || target.supports(Mode::gpu_grid)))
           out.push_back({getName().str(),
                          buffer.getName().str(),
                          {static_cast<int64_t>(loc)}});
@@ -92,9 +107,10 @@ public:
     if (*loc == buffer.getLocation())
       return failAtBuffer("'" + buffer.getName() + "' is already in " +
                           stringifyBufferLocation(*loc));
-    auto unavailable = [](BufferLocation l) {
-      return l == BufferLocation::gpu_shared ||
-             l == BufferLocation::gpu_local || l == BufferLocation::tcdm;
+    const TargetDescription &target = state.getOptions().target;
+    auto unavailable = [&](BufferLocation l) {
+      return !target.hasLocation(l) ||
+             (isGpuLocation(l) && !target.supports(Mode::gpu_grid));
     };
     if (unavailable(*loc))
       return fail(request, errorLoc,
@@ -112,6 +128,15 @@ public:
     if (*loc == BufferLocation::reg)
       return checkRegisterAddressing(state.getKernel(), buffer, request,
                                      errorLoc);
+    if (*loc == BufferLocation::gpu_shared) {
+      ScopeOp blocks = getPrivatizingScope(state.getKernel(), buffer, *loc);
+      if (!blocks || blocks.getMode() != Mode::gpu_grid)
+        return failAtBuffer(
+            "'" + buffer.getName() +
+            "' is not private to the blocks of one ':g' scope: every access "
+            "must lie inside that scope and every read must read a value "
+            "written by the same block");
+    }
     return DiagnosedSilenceableFailure::success();
   }
 

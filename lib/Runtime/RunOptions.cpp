@@ -8,15 +8,23 @@
 using namespace perfdojo;
 
 llvm::StringRef perfdojo::stringifyRunEngine(RunEngine engine) {
-  return engine == RunEngine::Jit ? "jit" : "interp";
+  switch (engine) {
+  case RunEngine::Jit:
+    return "jit";
+  case RunEngine::Interp:
+    return "interp";
+  case RunEngine::Cuda:
+    return "cuda";
+  }
+  llvm_unreachable("unknown engine");
 }
 
 llvm::Expected<RunEngine> perfdojo::parseRunEngine(llvm::StringRef name) {
-  for (RunEngine engine : {RunEngine::Jit, RunEngine::Interp})
+  for (RunEngine engine : {RunEngine::Jit, RunEngine::Interp, RunEngine::Cuda})
     if (name == stringifyRunEngine(engine))
       return engine;
   return llvm::createStringError("unknown engine '" + name +
-                                 "'; available: jit, interp");
+                                 "'; available: jit, interp, cuda");
 }
 
 llvm::StringRef perfdojo::stringifyReferenceEngine(ReferenceEngine engine) {
@@ -45,6 +53,9 @@ llvm::Error RunOptions::check() const {
   if (referenceMode && engine != RunEngine::Interp)
     return llvm::createStringError(
         "--reference is a mode of the interpreter; add --engine=interp");
+  if (engine != RunEngine::Cuda && (!gpuChip.empty() || !gpuResults.empty()))
+    return llvm::createStringError(
+        "--gpu-chip and --gpu-results are options of --engine=cuda");
   if (optLevel > 3)
     return llvm::createStringError("-O%u: the optimization level is 0-3",
                                    optLevel);
@@ -90,6 +101,10 @@ std::vector<std::string> perfdojo::getRunFlags(const RunOptions &options,
     add("approximate-math", options.approximateMath ? "true" : "false");
   if (options.threads != defaults.threads)
     add("threads", options.threads);
+  if (!options.gpuChip.empty())
+    add("gpu-chip", options.gpuChip);
+  if (!options.gpuResults.empty())
+    add("gpu-results", options.gpuResults);
   if (options.warmup != defaults.warmup)
     add("warmup", options.warmup);
   if (options.maxWarmupSeconds != defaults.maxWarmupSeconds)

@@ -171,7 +171,7 @@ private:
   /// A random legal move of `game`'s state drawn by insertion weight.
   static std::optional<MoveRequest> drawMove(SearchContext &context,
                                              Game &game) {
-    llvm::SmallVector<MoveRequest> legal = SearchContext::getCpuMoves(game);
+    llvm::SmallVector<MoveRequest> legal = context.getTargetMoves(game);
     if (legal.empty())
       return std::nullopt;
     std::vector<double> weights;

@@ -171,6 +171,9 @@ std::optional<Evaluation> Evaluator::lookup(const std::string &key) {
 
 std::string Evaluator::getKey(llvm::StringRef text) const {
   // Timings depend on the thread count: part of the key.
+  // Times on a GPU and on the CPU are different evaluations of one text.
+  if (!options.gpuChip.empty())
+    return hashKernelText(text) + "-" + options.gpuChip;
   return hashKernelText(text) + "-t" + std::to_string(options.threads);
 }
 
@@ -340,7 +343,12 @@ Evaluation Evaluator::runWorker(const std::string &text,
   bool haveReference =
       !referencePath.empty() && llvm::sys::fs::exists(referencePath);
   RunOptions run;
-  run.threads = options.threads;
+  if (!options.gpuChip.empty()) {
+    run.engine = RunEngine::Cuda;
+    run.gpuChip = options.gpuChip;
+  } else {
+    run.threads = options.threads;
+  }
   run.repetitions = repetitions;
   run.interpLimit = options.interpLimit;
   if (haveReference)

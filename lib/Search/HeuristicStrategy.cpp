@@ -1,6 +1,7 @@
-//===- HeuristicStrategy.cpp - the x86 expert pass ------------------------===//
+//===- HeuristicStrategy.cpp - the expert passes --------------------------===//
 //
-// The rules an expert applies on a vector CPU, each through legal moves only
+// On a GPU target, the GPU expert rules (GpuExpertRules.h). On a CPU, the
+// rules an expert applies on a vector CPU, each through legal moves only
 // (an illegal rule application is skipped):
 //
 //   0. register blocking (RegisterBlocking.h), for every reduction leaf
@@ -41,6 +42,7 @@
 
 #include "perfdojo/Moves/Selector.h"
 
+#include "perfdojo/Search/GpuExpertRules.h"
 #include "MoveRules.h"
 #include "RegisterBlocking.h"
 
@@ -104,6 +106,15 @@ public:
     context.evaluate({});
     KernelOp original = context.getOriginal();
     const MoveOptions &options = context.getMoveOptions();
+    if (options.target.supports(Mode::gpu_grid) &&
+        !options.target.supports(Mode::parallel)) {
+      // A GPU: its own rules (GpuExpertRules.h), one program.
+      Game game(original, options);
+      applyGpuExpertRules(game, options.target);
+      if (!game.history().empty())
+        context.evaluate(game.history());
+      return;
+    }
     // Candidates: the register-blocking variants (when the kernel has a
     // site), then the plain pass; every distinct program once.
     llvm::SmallVector<llvm::SmallVector<MoveRequest>> candidates;
@@ -140,30 +151,9 @@ public:
 
 private:
   void fuse(Game &game) {
-    auto isJoin = [&](const MoveRequest &m) {
-      return m.getKind() == MoveKind::JoinScopes &&
-             !joinsRegisterTiles(game, m);
-    };
-    for (unsigned step = 0; step < kMaxSteps; ++step) {
-      if (applyFirstLegal(game, isJoin))
-        continue;
-      // A swap of siblings, or of two nested scopes (aligning the loop
-      // order of two neighbouring nests), that enables a fusion.
-      bool progressed = false;
-      for (const MoveRequest &swap : game.legalMoves()) {
-        if ((swap.getKind() != MoveKind::SwapSiblings &&
-             swap.getKind() != MoveKind::SwapNestedScopes) ||
-            !tryApply(game, swap))
-          continue;
-        if (applyFirstLegal(game, isJoin)) {
-          progressed = true;
-          break;
-        }
-        game.undo();
-      }
-      if (!progressed)
-        return;
-    }
+    fuseScopes(game, [&](const MoveRequest &join) {
+      return !joinsRegisterTiles(game, join);
+    });
   }
 
   void vectorize(Game &game, const MoveOptions &options) {

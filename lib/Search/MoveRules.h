@@ -75,6 +75,37 @@ inline Game runNaivePass(SearchContext &context) {
   return game;
 }
 
+/// Fusion until exhaustion: joins adjacent scopes wherever legal (and
+/// `allowJoin` accepts the join), swapping siblings or the order of two
+/// nested scopes when that enables a fusion.
+inline void fuseScopes(Game &game,
+                       llvm::function_ref<bool(const MoveRequest &)> allowJoin,
+                       unsigned maxSteps = 400) {
+  auto isJoin = [&](const MoveRequest &m) {
+    return m.getKind() == MoveKind::JoinScopes && allowJoin(m);
+  };
+  for (unsigned step = 0; step < maxSteps; ++step) {
+    if (applyFirstLegal(game, isJoin))
+      continue;
+    // A swap of siblings, or of two nested scopes (aligning the loop order
+    // of two neighbouring nests), that enables a fusion.
+    bool progressed = false;
+    for (const MoveRequest &swap : game.legalMoves()) {
+      if ((swap.getKind() != MoveKind::SwapSiblings &&
+           swap.getKind() != MoveKind::SwapNestedScopes) ||
+          !tryApply(game, swap))
+        continue;
+      if (applyFirstLegal(game, isJoin)) {
+        progressed = true;
+        break;
+      }
+      game.undo();
+    }
+    if (!progressed)
+      return;
+  }
+}
+
 /// Moves every internal buffer to registers where legal, else to the
 /// stack where legal.
 inline void placeInternalBuffers(Game &game) {

@@ -75,7 +75,7 @@ private:
       }
     unsigned steps = std::uniform_int_distribution<unsigned>(1, 3)(random);
     for (unsigned s = 0; s < steps; ++s) {
-      llvm::SmallVector<MoveRequest> legal = SearchContext::getCpuMoves(game);
+      llvm::SmallVector<MoveRequest> legal = context.getTargetMoves(game);
       if (legal.empty())
         break;
       MoveRequest move = legal[std::uniform_int_distribution<size_t>(

@@ -155,23 +155,21 @@ const SearchRecord *SearchContext::getBaseline() const {
   return nullptr;
 }
 
-llvm::SmallVector<MoveRequest> SearchContext::getCpuMoves(Game &game) {
+llvm::SmallVector<MoveRequest> SearchContext::getTargetMoves(Game &game) const {
   llvm::SmallVector<MoveRequest> moves;
-  static const TargetDescription cpu = TargetDescription::getCpu();
+  const TargetDescription &target = moveOptions.target;
   for (MoveRequest &move : game.legalMoves()) {
     std::optional<MoveKind> kind = move.getKind();
-    // Moves that set a mode the CPU lacks (the GPU mappings).
-    if (kind && !getMove(*kind).isAvailableOn(cpu))
+    // Moves that set a mode the target lacks (the GPU mappings on a CPU).
+    if (kind && !getMove(*kind).isAvailableOn(target))
       continue;
-    // Locations the CPU has: heap, stack, reg.
+    // Locations the target has.
     if (kind == MoveKind::SetLocation && !move.params.empty()) {
       std::optional<dojo::BufferLocation> location =
           move.params[0] < 0 ? std::nullopt
                              : dojo::symbolizeBufferLocation(
                                    static_cast<uint32_t>(move.params[0]));
-      if (location != dojo::BufferLocation::heap &&
-          location != dojo::BufferLocation::stack &&
-          location != dojo::BufferLocation::reg)
+      if (!location || !target.hasLocation(*location))
         continue;
     }
     moves.push_back(std::move(move));

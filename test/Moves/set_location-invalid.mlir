@@ -54,9 +54,9 @@ dojo.kernel @negative_same_location {
 }
 
 //--- negative_unavailable.mlir
-// RUN: perfdojo-opt %t/negative_unavailable.mlir --dojo-apply="set_location t 3" -verify-diagnostics
+// RUN: perfdojo-opt %t/negative_unavailable.mlir --dojo-apply="set_location t 5" -verify-diagnostics
 
-// expected-error @+1 {{'set_location t 3': location gpu_shared is not available for this target yet}}
+// expected-error @+1 {{'set_location t 5': location tcdm is not available for this target yet}}
 dojo.kernel @negative_unavailable {
   dojo.buffer t f32 [4] heap
   dojo.buffer y f32 [4] heap out
@@ -151,5 +151,23 @@ dojo.kernel @negative_register_lane {
     dojo.scope 16:v {
       dojo.leaf y[{0}, {1}] = t[{1}, 0]
     }
+  }
+}
+
+//--- negative_shared_not_private.mlir
+// RUN: perfdojo-opt %t/negative_shared_not_private.mlir --dojo-apply="set_location t 3" -verify-diagnostics
+
+// Block-shared memory holds values of one block: t is written and read in
+// two different kernels (`:g` scopes).
+// expected-error @+1 {{'set_location t 3': 't' is not private to the blocks of one ':g' scope: every access must lie inside that scope and every read must read a value written by the same block}}
+dojo.kernel @negative_shared_not_private {
+  // expected-note @+1 {{declared here}}
+  dojo.buffer t f32 [4] heap
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4:g {
+    dojo.leaf t[{0}] = 1.0
+  }
+  dojo.scope 4:g {
+    dojo.leaf y[{0}] = t[{0}]
   }
 }

@@ -31,12 +31,18 @@
 // INTERP: output y f32 [8]: sum [[SUM:[-+.0-9e]+]], l2 [[L2:[-+.0-9e]+]]
 // INTERP: output y f32 [8]: sum [[SUM]], l2 [[L2]]
 
+// The default target runs GPU modes: gpu_local (4) is offered too, and
+// gpu_shared (3) nowhere, since no buffer here is private to the blocks of
+// a `:g` scope (test/Moves/set_location-gpu.mlir).
 // LIST-NOT: set_location x
 // LIST:     set_location t 1
 // LIST-NEXT: set_location t 2
+// LIST-NEXT: set_location t 4
 // LIST-NEXT: set_location s 0
 // LIST-NEXT: set_location s 2
+// LIST-NEXT: set_location s 4
 // LIST-NEXT: set_location u 1
+// LIST-NEXT: set_location u 4
 // LIST-NOT: set_location
 dojo.kernel @locations {
   dojo.buffer x f32 [8, 4] heap in

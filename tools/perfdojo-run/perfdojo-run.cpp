@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/ExecutionEngine/GpuKernel.h"
 #include "perfdojo/ExecutionEngine/KernelRun.h"
 #include "perfdojo/Support/LargeStack.h"
 #include "perfdojo/Support/ToolFlags.h"
@@ -33,8 +34,9 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
                                       cl::cat(runCategory));
 static cl::opt<std::string>
     engine("engine", cl::init("jit"),
-           cl::desc("Execution engine: jit (compile for this CPU, default) "
-                    "or interp (the reference interpreter)"),
+           cl::desc("Execution engine: jit (compile for this CPU, default), "
+                    "interp (the reference interpreter) or cuda (compile for "
+                    "an NVIDIA GPU, run through the CUDA driver)"),
            cl::cat(runCategory));
 static cl::opt<unsigned> optLevel("O", cl::init(3), cl::Prefix,
                                   cl::desc("JIT optimization level 0-3"),
@@ -51,6 +53,24 @@ static cl::opt<unsigned> threads("num-threads", cl::init(0),
                                           "spelled --threads (0: the OpenMP "
                                           "default)"),
                                  cl::cat(runCategory));
+static cl::opt<std::string>
+    gpuChip("gpu-chip", cl::init(""),
+            cl::desc("cuda: the chip to compile for (sm_80, sm_86, sm_89, "
+                     "sm_90; default: the newest the device runs, sm_90 "
+                     "for --gpu-bundle and --gpu-results)"),
+            cl::cat(runCategory));
+static cl::opt<std::string> gpuBundle(
+    "gpu-bundle", cl::init(""),
+    cl::desc("Write the kernel's PTX, launch plan and inputs (--seed) to "
+             "this directory for perfdojo-gpu-launch on a GPU machine, and "
+             "exit without running"),
+    cl::value_desc("dir"), cl::cat(runCategory));
+static cl::opt<std::string> gpuResults(
+    "gpu-results", cl::init(""),
+    cl::desc("cuda: validate and report the outputs and times a "
+             "perfdojo-gpu-launch run of this kernel's bundle left in this "
+             "directory (outputs/, timing.json) instead of running"),
+    cl::value_desc("dir"), cl::cat(runCategory));
 static cl::opt<std::string> referenceKind(
     "reference-engine", cl::init("auto"),
     cl::desc("Trusted reference for validation: auto (interp when the "
@@ -164,6 +184,8 @@ static llvm::Expected<RunOptions> getRunOptions() {
   options.optLevel = optLevel;
   options.approximateMath = approximateMath;
   options.threads = threads;
+  options.gpuChip = gpuChip;
+  options.gpuResults = gpuResults;
   options.warmup = warmup;
   options.maxWarmupSeconds = maxWarmupSeconds;
   options.repetitions = reps;
@@ -173,6 +195,31 @@ static llvm::Expected<RunOptions> getRunOptions() {
   if (llvm::Error error = options.check())
     return std::move(error);
   return options;
+}
+
+/// `--gpu-bundle`: what a GPU machine without LLVM needs to run the kernel.
+static int writeGpuBundle(dojo::KernelOp kernel, const RunOptions &options) {
+  GpuCompileOptions gpuOptions;
+  gpuOptions.chip = options.gpuChip.empty() ? "sm_90" : options.gpuChip;
+  gpuOptions.approximateMath = options.approximateMath;
+  auto compiled = GpuKernel::compile(kernel, gpuOptions);
+  if (!compiled)
+    return fail(compiled.takeError());
+  std::vector<HostBuffer> args = allocateArguments(kernel);
+  fillInputs(kernel, args, options.seed);
+  if (llvm::Error error = (*compiled)->writeBundle(gpuBundle, args))
+    return fail(std::move(error));
+  const gpu::LaunchPlan &plan = (*compiled)->getPlan();
+  llvm::outs() << "wrote " << gpuBundle << ": " << plan.kernel << ".plan, "
+               << plan.kernel << "." << plan.binaryFormat
+               << ", inputs/ (seed " << options.seed << ")\n"
+               << "run there:  perfdojo-gpu-launch " << plan.kernel
+               << ".plan " << plan.kernel << "." << plan.binaryFormat
+               << " --inputs inputs --outputs outputs --json timing.json\n"
+               << "then here:  perfdojo-run KERNEL --engine=cuda --gpu-chip="
+               << gpuOptions.chip << " --seed=" << options.seed
+               << " --gpu-results=" << gpuBundle << "\n";
+  return 0;
 }
 
 static int toolMain(int argc, char **argv) {
@@ -202,6 +249,8 @@ static int toolMain(int argc, char **argv) {
   }
   if (failed(checkArgumentSizes(kernel, "perfdojo-run")))
     return 1;
+  if (!gpuBundle.empty())
+    return writeGpuBundle(kernel, *options);
 
   llvm::Expected<KernelRun> run = runKernel(kernel, baseline, *options);
   if (!run)

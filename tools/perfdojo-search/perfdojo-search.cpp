@@ -44,6 +44,12 @@ static cl::opt<std::string> strategyName(
              "programs), anneal (simulated annealing from the heuristic's "
              "result); random and anneal need a budget"),
     cl::cat(searchCategory));
+static cl::opt<std::string> targetName(
+    "target", cl::init("cpu"),
+    cl::desc("What the kernel is optimized for: cpu (this machine, default) "
+             "or a GPU chip (sm_80, sm_86, sm_89, sm_90: candidates run "
+             "through the CUDA driver, perfdojo-run --engine=cuda)"),
+    cl::cat(searchCategory));
 static cl::opt<unsigned> budgetEvals("budget-evals", cl::init(0),
                                      cl::desc("Stop after this many "
                                               "evaluations (0: no limit)"),
@@ -251,6 +257,18 @@ static int toolMain(int argc, char **argv) {
                                         : getDefaultWorkerMemoryMiB(options.jobs);
   options.maxWorkRatio = maxWorkRatio;
   options.cacheDir = cacheDir;
+  if (targetName == "cpu") {
+    options.moves.target = TargetDescription::getCpu();
+  } else if (std::optional<TargetDescription> gpu =
+                 TargetDescription::getGpu(targetName);
+             gpu && llvm::StringRef(targetName).starts_with("sm_")) {
+    options.moves.target = *gpu;
+    options.gpuChip = targetName;
+  } else {
+    llvm::errs() << "perfdojo-search: unknown --target '" << targetName
+                 << "' (expected cpu, sm_80, sm_86, sm_89 or sm_90)\n";
+    return 1;
+  }
   if (llvm::Error error = checkEvaluatorOptions(options)) {
     llvm::errs() << "perfdojo-search: " << llvm::toString(std::move(error))
                  << "\n";

@@ -10,10 +10,11 @@ namespace {
 TEST(RunOptions, ParsesEngineNames) {
   EXPECT_EQ(*parseRunEngine("jit"), RunEngine::Jit);
   EXPECT_EQ(*parseRunEngine("interp"), RunEngine::Interp);
+  EXPECT_EQ(*parseRunEngine("cuda"), RunEngine::Cuda);
   llvm::Expected<RunEngine> bad = parseRunEngine("gpu");
   ASSERT_FALSE(bool(bad));
   EXPECT_EQ(llvm::toString(bad.takeError()),
-            "unknown engine 'gpu'; available: jit, interp");
+            "unknown engine 'gpu'; available: jit, interp, cuda");
 
   EXPECT_EQ(*parseReferenceEngine("auto"), ReferenceEngine::Auto);
   EXPECT_EQ(*parseReferenceEngine("compiled"), ReferenceEngine::Compiled);
@@ -79,5 +80,25 @@ TEST(RunOptions, WorkerFlagsSpellWhatDiffers) {
               "-O1",
               "--approximate-math=false"};
   EXPECT_EQ(getRunFlags(other), expected);
+
+  // A search on a GPU: its workers run the CUDA engine on one chip.
+  RunOptions gpu;
+  gpu.engine = RunEngine::Cuda;
+  gpu.gpuChip = "sm_90";
+  gpu.gpuResults = "bundle";
+  expected = {"--engine=cuda", "--gpu-chip=sm_90", "--gpu-results=bundle"};
+  EXPECT_EQ(getRunFlags(gpu), expected);
+}
+
+TEST(RunOptions, GpuOptionsNeedTheCudaEngine) {
+  RunOptions options;
+  options.gpuChip = "sm_90";
+  llvm::Error error = options.check();
+  ASSERT_TRUE(bool(error));
+  EXPECT_EQ(llvm::toString(std::move(error)),
+            "--gpu-chip and --gpu-results are options of --engine=cuda");
+  options.engine = RunEngine::Cuda;
+  EXPECT_FALSE(bool(options.check()));
+  EXPECT_EQ(options.getRepetitions(), 10u);
 }
 } // namespace

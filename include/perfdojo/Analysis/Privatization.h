@@ -82,8 +82,11 @@ const BufferAccess *findUncoveredRead(llvm::ArrayRef<BufferAccess> accesses,
 /// A private buffer's physical address includes the coordinates of pi and
 /// of every scope around it (a fresh copy per instance of pi's body), so
 /// different iterations of pi never conflict on it.
-dojo::ScopeOp getPrivatizingScope(dojo::KernelOp kernel,
-                                  dojo::BufferOp buffer);
+/// `location`, when given, stands for the buffer's own: where the buffer
+/// would be private if it lived there (a move's check before it moves it).
+dojo::ScopeOp getPrivatizingScope(
+    dojo::KernelOp kernel, dojo::BufferOp buffer,
+    std::optional<dojo::BufferLocation> location = std::nullopt);
 
 } // namespace perfdojo
 

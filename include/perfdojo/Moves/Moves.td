@@ -225,7 +225,7 @@ def Dojo_CollapseDimMove : Dojo_Move<"collapse_dim",
 
 def Dojo_SetLocationMove : Dojo_Move<"set_location",
     "Move an internal buffer to another memory", [{
-  **Rewrite and legality.** Internal buffer `b` (`location` is its name) moves to the location numbered `params = [loc]` (heap=0, stack=1, reg=2, gpu_shared=3, gpu_local=4, tcdm=5), which differs from its current one, within the location's budget (stack 1 MiB, reg 64 elements by default; allocated storage, `:N` dimensions once). GPU and Snitch locations are refused for now, and so is moving a buffer out of one (the inverse would be refused). The location decides privatization, so a move to the heap is refused where a concurrent scope would then race.
+  **Rewrite and legality.** Internal buffer `b` (`location` is its name) moves to the location numbered `params = [loc]` (heap=0, stack=1, reg=2, gpu_shared=3, gpu_local=4, tcdm=5), which differs from its current one, within the location's budget (stack 1 MiB, reg 64 elements by default; allocated storage, `:N` dimensions once). `gpu_shared` (within the target's block-shared memory) takes only a buffer private to the blocks of one `:g` scope: every access inside it, every read covered by a write of the same block. A location the target lacks (GPU locations on a CPU target; Snitch's `tcdm` everywhere for now) is refused, and so is moving a buffer out of one (the inverse would be refused). The location decides privatization, so a move to the heap is refused where a concurrent scope would then race.
   In `reg`, every access must be addressable at compile time: each
   materialized dimension is indexed only by constants and `:u` variables,
   except the innermost, which may use the `:v` lane with coefficient 1;

@@ -24,9 +24,11 @@ namespace perfdojo {
 enum class RunEngine {
   Jit,    ///< compiled for this CPU (perfdojo/ExecutionEngine/JitKernel.h)
   Interp, ///< the reference interpreter
+  Cuda,   ///< compiled for an NVIDIA GPU and run through the CUDA driver
+          ///< (perfdojo/ExecutionEngine/GpuKernel.h; docs/gpu.md)
 };
 llvm::StringRef stringifyRunEngine(RunEngine engine);
-/// Parses `jit` or `interp`; the error lists the available names.
+/// Parses `jit`, `interp` or `cuda`; the error lists the available names.
 llvm::Expected<RunEngine> parseRunEngine(llvm::StringRef name);
 
 /// The trusted reference a user asks for (ReferencePolicy.h decides which
@@ -68,6 +70,14 @@ struct RunOptions {
   /// JIT: OpenMP threads of `:p` scopes (0: the runtime's default).
   unsigned threads = 0;
 
+  /// CUDA: the chip to compile for ("": the newest one the device runs;
+  /// sm_90 for a bundle or for results of a remote run).
+  std::string gpuChip;
+  /// CUDA: instead of running through the driver, read the outputs and
+  /// times a `perfdojo-gpu-launch` run of this kernel's bundle left in this
+  /// directory ("" for none).
+  std::string gpuResults;
+
   /// Timing (perfdojo/ExecutionEngine/Timer.h): untimed calls, the warm-up
   /// time after which argument copies are read instead of run on, and timed
   /// repetitions (0: getRepetitions's default).
@@ -87,7 +97,7 @@ struct RunOptions {
   llvm::Error check() const;
 
   /// Timed repetitions: `repetitions`, or 3 for the interpreter and 10 for
-  /// the JIT.
+  /// the JIT and CUDA.
   unsigned getRepetitions() const;
 };
 

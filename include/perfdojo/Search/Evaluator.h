@@ -88,6 +88,9 @@ struct EvaluatorOptions {
   double maxWorkRatio = 4;
   /// Persistent cache directory ("" for memory only).
   std::string cacheDir;
+  /// The GPU chip candidates run on (`perfdojo-run --engine=cuda`), or ""
+  /// for the CPU. `moves.target` describes the same target.
+  std::string gpuChip;
   MoveOptions moves;
 };
 

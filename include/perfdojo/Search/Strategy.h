@@ -94,9 +94,9 @@ public:
   std::vector<FinalTime> selectFinal(unsigned candidates,
                                      unsigned repetitions);
 
-  /// Legal moves of `game`'s state that the CPU target can execute (no GPU
-  /// modes or locations).
-  static llvm::SmallVector<MoveRequest> getCpuMoves(Game &game);
+  /// Legal moves of `game`'s state that the search's target
+  /// (`getMoveOptions().target`) can execute: its modes and locations.
+  llvm::SmallVector<MoveRequest> getTargetMoves(Game &game) const;
 
 private:
   Evaluator &evaluator;

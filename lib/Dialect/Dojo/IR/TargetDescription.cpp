@@ -22,6 +22,10 @@ TargetDescription TargetDescription::getCpu(int64_t vectorBytes) {
   target.modes = 0;
   for (Mode mode : {Mode::seq, Mode::unroll, Mode::parallel, Mode::vector})
     target.modes |= 1u << static_cast<unsigned>(mode);
+  target.locations = 0;
+  for (BufferLocation location :
+       {BufferLocation::heap, BufferLocation::stack, BufferLocation::reg})
+    target.locations |= 1u << static_cast<unsigned>(location);
   target.vectorBytes = vectorBytes;
   // AVX-512 has 32 vector registers, AVX2 16.
   target.vectorRegisters = vectorBytes >= 64 ? 32 : 16;
@@ -55,6 +59,10 @@ TargetDescription::getGpu(llvm::StringRef chip) {
     for (Mode mode : {Mode::seq, Mode::unroll, Mode::vector, Mode::gpu_grid,
                       Mode::gpu_block, Mode::gpu_warp})
       target.modes |= 1u << static_cast<unsigned>(mode);
+    // Every location but Snitch's TCDM; `heap` and `stack` are global
+    // memory unless privatized (docs/gpu.md).
+    target.locations =
+        ~0u & ~(1u << static_cast<unsigned>(BufferLocation::tcdm));
     target.vectorBytes = 16;
     target.vectorRegisters = 255 / 4; // 255 32-bit registers per thread
     target.warpSize = part.warpSize;

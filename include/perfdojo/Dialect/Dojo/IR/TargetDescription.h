@@ -28,6 +28,10 @@ struct TargetDescription {
   /// target accepts every mode: it is what moves assume when no target is
   /// chosen (a kernel may be mapped for a GPU on any host).
   uint32_t modes = ~0u;
+  /// Buffer locations the target has, one bit per dojo::BufferLocation:
+  /// by default every one but Snitch's TCDM, which no target runs yet.
+  uint32_t locations =
+      ~0u & ~(1u << static_cast<unsigned>(dojo::BufferLocation::tcdm));
   int64_t vectorBytes = 64;    ///< a `:v` scope covers this many bytes
   int64_t vectorRegisters = 32; ///< architectural vector registers
   int64_t unrollLimit = 64;    ///< largest `:u` scope
@@ -47,6 +51,9 @@ struct TargetDescription {
 
   bool supports(dojo::Mode mode) const {
     return modes & (1u << static_cast<unsigned>(mode));
+  }
+  bool hasLocation(dojo::BufferLocation location) const {
+    return locations & (1u << static_cast<unsigned>(location));
   }
   /// Lanes of one vector register of `elementType` (at least 1): the size
   /// of a `:v` scope over that type.
