@@ -149,14 +149,6 @@ bool privatizeIntoThreads(Game &game, const std::string &selector,
   return false;
 }
 
-/// The names of `kernel`'s buffers.
-llvm::StringSet<> getBufferNames(KernelOp kernel) {
-  llvm::StringSet<> names;
-  for (BufferOp buffer : kernel.getBuffers())
-    names.insert(buffer.getName());
-  return names;
-}
-
 /// Rule 2c on the nest of top-level scope `top`: scopes that can be `:b`
 /// as they are, or (with `privatizeReductions`) reductions given one
 /// partial per thread.

@@ -78,13 +78,6 @@ bool continuesOutside(LeafOp leaf, ScopeOp lanes) {
   return true;
 }
 
-llvm::StringSet<> getBufferNames(KernelOp kernel) {
-  llvm::StringSet<> names;
-  for (BufferOp buffer : kernel.getBuffers())
-    names.insert(buffer.getName());
-  return names;
-}
-
 /// Whether every array `leaf` reads is one of `arrays` (and it reads one).
 bool readsOnly(LeafOp leaf, const llvm::StringSet<> &arrays) {
   bool any = false;

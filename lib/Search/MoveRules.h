@@ -11,6 +11,8 @@
 #include "perfdojo/Moves/Selector.h"
 #include "perfdojo/Search/Strategy.h"
 
+#include "llvm/ADT/StringSet.h"
+
 namespace perfdojo {
 
 /// The request `kind location params...`.
@@ -104,6 +106,14 @@ inline void fuseScopes(Game &game,
     if (!progressed)
       return;
   }
+}
+
+/// The names of `kernel`'s buffers (to see which ones a move created).
+inline llvm::StringSet<> getBufferNames(dojo::KernelOp kernel) {
+  llvm::StringSet<> names;
+  for (dojo::BufferOp buffer : kernel.getBuffers())
+    names.insert(buffer.getName());
+  return names;
 }
 
 /// Moves every internal buffer to registers where legal, else to the
