@@ -80,10 +80,30 @@ TEST_P(GpuExpertRulesTest, MapsComputesTheSameAndLowersToPtx) {
   EXPECT_TRUE(parallelLaunch);
 }
 
-std::vector<std::string> getLibraryKernels() {
+/// At the paper's shapes (kernels/*.dojo, too large for the interpreter):
+/// the mapping and the lowering to PTX.
+class GpuExpertRulesAtScaleTest : public testing::TestWithParam<std::string> {};
+
+TEST_P(GpuExpertRulesAtScaleTest, MapsAndLowersToPtx) {
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module = loadKernelFile(GetParam(), &ctx);
+  ASSERT_TRUE(module);
+  TargetDescription target = *TargetDescription::getGpu("sm_90");
+  Game game(getSingleKernel(*module), MoveOptions{true, target});
+  applyGpuExpertRules(game, target);
+  SCOPED_TRACE(game.print());
+  EXPECT_GE(countModes(game.getKernel(), dojo::Mode::gpu_block), 1);
+  auto compiled =
+      GpuKernel::compile(game.getKernel(), GpuCompileOptions{"sm_90", true});
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  for (const gpu::PlanLaunch *launch : (*compiled)->getPlan().getLaunches())
+    EXPECT_LE(launch->getThreadsPerBlock(), 1024u) << launch->function;
+}
+
+std::vector<std::string> getKernelFiles(llvm::StringRef dir) {
   std::vector<std::string> files;
   std::error_code ec;
-  for (llvm::sys::fs::directory_iterator it("kernels/small", ec), end;
+  for (llvm::sys::fs::directory_iterator it(dir, ec), end;
        !ec && it != end; it.increment(ec))
     if (llvm::StringRef(it->path()).ends_with(".dojo"))
       files.push_back(it->path());
@@ -91,11 +111,16 @@ std::vector<std::string> getLibraryKernels() {
   return files;
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Library, GpuExpertRulesTest, testing::ValuesIn(getLibraryKernels()),
-    [](const testing::TestParamInfo<std::string> &info) {
-      return llvm::sys::path::stem(info.param).str();
-    });
+std::string getKernelName(const testing::TestParamInfo<std::string> &info) {
+  return llvm::sys::path::stem(info.param).str();
+}
+
+INSTANTIATE_TEST_SUITE_P(Library, GpuExpertRulesTest,
+                         testing::ValuesIn(getKernelFiles("kernels/small")),
+                         getKernelName);
+INSTANTIATE_TEST_SUITE_P(PaperShapes, GpuExpertRulesAtScaleTest,
+                         testing::ValuesIn(getKernelFiles("kernels")),
+                         getKernelName);
 
 TEST(GpuExpertRules, ElementwiseGetsVectorLanesBlocksAndAGridNest) {
   MLIRContext ctx;
