@@ -94,8 +94,9 @@ struct ThreadSignature {
 
 class GpuKernelLowering : public LeafEmitter {
 public:
-  GpuKernelLowering(KernelOp kernel, const TargetDescription &target)
-      : kernel(kernel), target(target) {
+  GpuKernelLowering(KernelOp kernel, const TargetDescription &target,
+                    bool approximateMath)
+      : kernel(kernel), target(target), approximateMath(approximateMath) {
     // cuMemAlloc and hipMalloc return 256-byte aligned memory; shared views
     // and per-thread storage are 16-byte aligned below.
     baseAlignment = 16;
@@ -124,6 +125,8 @@ private:
 
   KernelOp kernel;
   const TargetDescription &target;
+  /// Whether f32 transcendentals become polynomials (dojo-approximate-math).
+  bool approximateMath;
   SmallVector<Placement> placements;
   func::FuncOp host;
   gpu::GPUModuleOp deviceModule;
@@ -225,6 +228,28 @@ LogicalResult GpuKernelLowering::checkModes() {
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
+  });
+  if (result.wasInterrupted())
+    return failure();
+  // Transcendentals: without the vendor's device library (never linked),
+  // only the polynomial approximations of f32 (f16 and bf16 through f32)
+  // implement them on a GPU.
+  result = kernel.walk([&](LeafOp leaf) {
+    OpKind kind = leaf.getKind();
+    if (kind != OpKind::exp && kind != OpKind::log && kind != OpKind::tanh &&
+        kind != OpKind::sigmoid)
+      return WalkResult::advance();
+    Type type = kernel.lookupArray(leaf.getArray()).getElementType();
+    if (approximateMath && !type.isF64())
+      return WalkResult::advance();
+    leaf.emitOpError("computes ")
+        << stringifyOpKind(kind) << " in " << getElementTypeName(type)
+        << ", which "
+        << describeChip(target)
+        << (approximateMath ? " implements only in f32, f16 and bf16"
+                            : " implements only with approximate-math")
+        << " (no vendor device library is linked)";
+    return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());
 }
@@ -738,7 +763,7 @@ struct ConvertDojoToGPUPass
     }
     SmallVector<KernelOp> kernels(getOperation().getOps<KernelOp>());
     for (KernelOp kernel : kernels)
-      if (failed(GpuKernelLowering(kernel, *target).run()))
+      if (failed(GpuKernelLowering(kernel, *target, approximateMath).run()))
         return signalPassFailure();
   }
 };

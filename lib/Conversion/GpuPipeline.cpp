@@ -179,6 +179,7 @@ void perfdojo::buildDojoToGpuPipeline(OpPassManager &pm,
                                       const DojoToGpuOptions &options) {
   ConvertDojoToGPUPassOptions dojo;
   dojo.chip = options.chip;
+  dojo.approximateMath = options.approximateMath;
   pm.addPass(createConvertDojoToGPUPass(dojo));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

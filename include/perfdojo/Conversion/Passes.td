@@ -60,14 +60,20 @@ def ConvertDojoToGPUPass : Pass<"convert-dojo-to-gpu", "::mlir::ModuleOp"> {
     on the CPU (the same emitter). Block barriers (`gpu.barrier`) order
     what the concurrency rules do not make independent (docs/gpu.md).
 
-    Refused with a diagnostic: modes the chip cannot execute (`:p`), `:g`
+    Refused with a diagnostic: exp, log, tanh and sigmoid in f64 (or in any
+    type without `approximate-math`: no vendor device library is linked),
+    modes the chip cannot execute (`:p`), `:g`
     scopes that are not a perfect nest at a kernel's top, blocks of more
     threads or shared memory than the chip has, `tcdm` buffers, and
     `gpu_shared` buffers not private to one `:g` scope's blocks.
   }];
   let options = [
     Option<"chip", "chip", "std::string", /*default=*/"\"sm_90\"",
-           "The GPU: sm_80, sm_86, sm_89, sm_90, gfx90a or gfx942">
+           "The GPU: sm_80, sm_86, sm_89, sm_90, gfx90a or gfx942">,
+    Option<"approximateMath", "approximate-math", "bool", /*default=*/"true",
+           "f32 transcendentals will be expanded into polynomials "
+           "(dojo-approximate-math); the only GPU implementation of exp, "
+           "log, tanh and sigmoid">
   ];
   let dependentDialects = [
     "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect",

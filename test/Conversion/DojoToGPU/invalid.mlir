@@ -76,3 +76,14 @@ dojo.kernel @tcdm {
     dojo.leaf y[{0}] = t[{0}]
   }
 }
+
+// -----
+
+dojo.kernel @f64_transcendental {
+  dojo.buffer x f64 [8] heap in
+  dojo.buffer y f64 [8] heap out
+  dojo.scope 8:g {
+    // expected-error @below {{'dojo.leaf' op computes exp in f64, which the sm_90 target implements only in f32, f16 and bf16 (no vendor device library is linked)}}
+    dojo.leaf y[{0}] = exp(x[{0}])
+  }
+}
