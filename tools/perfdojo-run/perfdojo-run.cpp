@@ -186,6 +186,9 @@ static llvm::Expected<RunOptions> getRunOptions() {
   options.threads = threads;
   options.gpuChip = gpuChip;
   options.gpuResults = gpuResults;
+  // A bundle is for the CUDA engine on another machine.
+  if (!gpuBundle.empty())
+    options.engine = RunEngine::Cuda;
   options.warmup = warmup;
   options.maxWarmupSeconds = maxWarmupSeconds;
   options.repetitions = reps;

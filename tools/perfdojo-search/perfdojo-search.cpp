@@ -10,6 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/Search/GpuExpertRules.h"
 #include "perfdojo/Search/SearchReport.h"
 #include "perfdojo/Search/Strategy.h"
 #include "perfdojo/Support/LargeStack.h"
@@ -49,6 +50,12 @@ static cl::opt<std::string> targetName(
     cl::desc("What the kernel is optimized for: cpu (this machine, default) "
              "or a GPU chip (sm_80, sm_86, sm_89, sm_90: candidates run "
              "through the CUDA driver, perfdojo-run --engine=cuda)"),
+    cl::cat(searchCategory));
+static cl::opt<bool> mapOnly(
+    "map-only", cl::init(false),
+    cl::desc("With a GPU --target: apply the GPU expert rules, write "
+             "mapped.dojo and mapped.moves to --out, evaluate nothing (no "
+             "GPU needed; perfdojo-run --gpu-bundle takes it from there)"),
     cl::cat(searchCategory));
 static cl::opt<unsigned> budgetEvals("budget-evals", cl::init(0),
                                      cl::desc("Stop after this many "
@@ -204,6 +211,46 @@ static bool plotReport(llvm::StringRef toolDir, const std::string &out) {
                                    /*SecondsToWait=*/120) == 0;
 }
 
+/// `--map-only`: the GPU expert rules' program, unevaluated.
+static int writeGpuMapping() {
+  std::optional<TargetDescription> gpu = TargetDescription::getGpu(targetName);
+  if (!gpu) {
+    llvm::errs() << "perfdojo-search: --map-only needs a GPU --target (sm_80, "
+                    "sm_86, sm_89, sm_90, gfx90a, gfx942)\n";
+    return 1;
+  }
+  KernelFile input;
+  dojo::KernelOp kernel = input.load(inputFile);
+  if (!kernel)
+    return 1;
+  Game game(kernel, MoveOptions{true, *gpu});
+  applyGpuExpertRules(game, *gpu);
+  std::string out = outDir.empty()
+                        ? "perfdojo-search-" + kernel.getSymName().str()
+                        : outDir.getValue();
+  std::string script;
+  for (const MoveRequest &move : game.history())
+    script += move.str() + "\n";
+  std::error_code ec = llvm::sys::fs::create_directories(out);
+  for (auto [name, text] : {std::pair<std::string, std::string>{
+                                "mapped.dojo", game.print()},
+                            {"mapped.moves", script}}) {
+    if (ec)
+      break;
+    llvm::raw_fd_ostream os(out + "/" + name, ec);
+    os << text;
+  }
+  if (ec) {
+    llvm::errs() << "perfdojo-search: cannot write to '" << out
+                 << "': " << ec.message() << "\n";
+    return 1;
+  }
+  llvm::outs() << game.print() << "  " << game.history().size()
+               << " move(s); wrote " << out << "/mapped.dojo, " << out
+               << "/mapped.moves\n";
+  return 0;
+}
+
 /// An address in this executable, to find its path.
 static void anchor() {}
 
@@ -219,6 +266,8 @@ static int toolMain(int argc, char **argv) {
                  << llvm::join(getStrategyNames(), ", ") << "\n";
     return 1;
   }
+  if (mapOnly)
+    return writeGpuMapping();
   if (budgetSeconds < 0) {
     llvm::errs() << "perfdojo-search: --budget-seconds must not be negative "
                     "(0: no time budget)\n";

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Everything a GPU machine without LLVM needs to run the kernel library
+# after the GPU expert pass, in one directory (docs/gpu.md, "Running on a
+# GPU machine"):
+#
+#   scripts/gpu-bundle-library.sh BUILD OUT [CHIP] [KERNEL.dojo...]
+#
+# OUT/<kernel>/ gets mapped.dojo and mapped.moves (perfdojo-search
+# --map-only) and bundle/ (perfdojo-run --gpu-bundle: PTX, plan, inputs);
+# OUT/src/ gets the launcher's sources and OUT/run-all.sh builds the
+# launcher there and runs every bundle. Back here,
+# scripts/gpu-validate-library.sh BUILD OUT validates the outputs.
+set -euo pipefail
+BUILD=${1:?build directory}; OUT=${2:?output directory}; CHIP=${3:-sm_90}
+shift $(( $# >= 3 ? 3 : $# ))
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+KERNELS=("$@")
+[ ${#KERNELS[@]} -gt 0 ] || KERNELS=("$ROOT"/kernels/*.dojo)
+mkdir -p "$OUT/src"
+for k in "${KERNELS[@]}"; do
+  name=$(basename "$k" .dojo)
+  "$BUILD/bin/perfdojo-search" "$k" --target="$CHIP" --map-only --out="$OUT/$name" > /dev/null
+  cp "$k" "$OUT/$name/original.dojo"
+  "$BUILD/bin/perfdojo-run" "$OUT/$name/mapped.dojo" --gpu-chip="$CHIP" \
+    --gpu-bundle="$OUT/$name/bundle" > /dev/null
+  echo "bundled $name"
+done
+# The launcher builds from its sources alone (scripts/build-gpu-launcher.sh).
+mkdir -p "$OUT/src/scripts"
+cp -r "$ROOT/include" "$ROOT/lib" "$ROOT/tools" "$OUT/src/"
+cp "$ROOT/scripts/build-gpu-launcher.sh" "$OUT/src/scripts/"
+cat > "$OUT/run-all.sh" <<'RUN'
+#!/usr/bin/env bash
+# On the GPU machine: build the launcher, run every bundle.
+set -uo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+"$HERE/src/scripts/build-gpu-launcher.sh" "$HERE/bin" || exit 1
+status=0
+for b in "$HERE"/*/bundle; do
+  plan=$(ls "$b"/*.plan); module=$(ls "$b"/*.ptx)
+  (cd "$b" && "$HERE/bin/perfdojo-gpu-launch" "$plan" "$module" --inputs inputs \
+     --outputs outputs --json timing.json --warmup 3 --reps 20) || status=1
+done
+exit $status
+RUN
+chmod +x "$OUT/run-all.sh"
+echo "wrote $OUT: ${#KERNELS[@]} bundle(s) and run-all.sh"
