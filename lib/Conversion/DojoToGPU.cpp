@@ -105,7 +105,8 @@ public:
 
 private:
   LogicalResult planStorage();
-  LogicalResult checkModes();
+  /// Modes, mode sizes and transcendentals the chip can run.
+  LogicalResult checkSupport();
   LogicalResult lowerHostNodes(Block &block, OpBuilder &hb);
   LogicalResult emitLaunch(ArrayRef<Operation *> nodes, ScopeOp gridRoot,
                            OpBuilder &hb);
@@ -208,7 +209,7 @@ LogicalResult GpuKernelLowering::planStorage() {
   return success();
 }
 
-LogicalResult GpuKernelLowering::checkModes() {
+LogicalResult GpuKernelLowering::checkSupport() {
   WalkResult result = kernel.walk([&](ScopeOp scope) {
     Mode mode = scope.getMode();
     if (!target.supports(mode)) {
@@ -691,7 +692,7 @@ LogicalResult GpuKernelLowering::emitGuardedLeaf(Operation *node, LeafOp leaf,
 //===----------------------------------------------------------------------===//
 
 LogicalResult GpuKernelLowering::run() {
-  if (failed(checkModes()) || failed(planStorage()))
+  if (failed(checkSupport()) || failed(planStorage()))
     return failure();
   MLIRContext *ctx = kernel.getContext();
   auto module = kernel->getParentOfType<ModuleOp>();
