@@ -92,6 +92,45 @@ struct ThreadSignature {
   bool operator!=(const ThreadSignature &o) const { return !(*this == o); }
 };
 
+/// The threads of one launch.
+struct BlockShape {
+  /// The `:b` sizes, outermost first.
+  SmallVector<int64_t, 4> blockSizes;
+  /// The warp width when some leaf is under a `:w` scope, else 0.
+  int64_t warp = 0;
+  /// Every thread dimension, outermost first: the `:b` sizes, the lanes.
+  SmallVector<int64_t, 4> getDims() const {
+    SmallVector<int64_t, 4> dims(blockSizes.begin(), blockSizes.end());
+    if (warp)
+      dims.push_back(warp);
+    return dims;
+  }
+  int64_t getThreads() const {
+    int64_t threads = 1;
+    for (int64_t size : getDims())
+      threads *= size;
+    return threads;
+  }
+};
+
+/// The coordinates of linear index `linear` over `sizes` (outermost
+/// first, the innermost varying fastest): how blockIdx.x and threadIdx.x
+/// become the `:g` and `:b`/`:w` variables.
+SmallVector<Value> emitDelinearized(OpBuilder &b, Location loc, Value linear,
+                                    ArrayRef<int64_t> sizes) {
+  SmallVector<Value> coords(sizes.size());
+  for (int i = int(sizes.size()) - 1; i >= 0; --i) {
+    if (i == 0) {
+      coords[i] = linear; // below the outermost size by construction
+      break;
+    }
+    Value size = arith::ConstantIndexOp::create(b, loc, sizes[i]);
+    coords[i] = arith::RemUIOp::create(b, loc, linear, size);
+    linear = arith::DivUIOp::create(b, loc, linear, size);
+  }
+  return coords;
+}
+
 class GpuKernelLowering : public LeafEmitter {
 public:
   GpuKernelLowering(KernelOp kernel, const TargetDescription &target,
@@ -110,16 +149,16 @@ private:
   LogicalResult lowerHostNodes(Block &block, OpBuilder &hb);
   LogicalResult emitLaunch(ArrayRef<Operation *> nodes, ScopeOp gridRoot,
                            OpBuilder &hb);
-  FailureOr<SmallVector<ScopeOp>> getGridChain(ScopeOp gridRoot);
-  LogicalResult getBlockShape(ArrayRef<Operation *> nodes,
-                              SmallVectorImpl<int64_t> &blockSizes,
-                              bool &hasWarp);
+  FailureOr<SmallVector<ScopeOp>> getGridChain(ScopeOp gridRoot,
+                                               int64_t &blocks);
+  FailureOr<BlockShape> getBlockShape(ArrayRef<Operation *> nodes);
   ThreadSignature getSignature(LeafOp leaf);
   LogicalResult emitBlockNodes(Block &block, OpBuilder &b,
                                ThreadSignature &last);
   LogicalResult emitBlockNode(Operation *node, OpBuilder &b,
                               ThreadSignature &last);
-  LogicalResult emitGuardedLeaf(Operation *node, LeafOp leaf, OpBuilder &b);
+  LogicalResult emitGuardedLeaf(Operation *node, LeafOp leaf,
+                                const ThreadSignature &sig, OpBuilder &b);
   /// A barrier unless `next` may follow `last` without one.
   void syncBefore(const ThreadSignature &next, ThreadSignature &last,
                   OpBuilder &b, Location loc);
@@ -175,7 +214,6 @@ LogicalResult GpuKernelLowering::planStorage() {
              << stringifyBufferLocation(location) << " memory, which "
              << describeChip(target) << " does not have";
     Placement placement = Placement::Global;
-    ScopeOp privateTo;
     if (!buffer.isArgument()) {
       // The one privatization rule (Analysis/Privatization.h): a
       // `gpu_shared` buffer per block of a `:g` scope, `reg`/`gpu_local`
@@ -190,12 +228,10 @@ LogicalResult GpuKernelLowering::planStorage() {
                     "access must lie inside that scope and every read must "
                     "read a value written by the same block";
         placement = Placement::Shared;
-        privateTo = scope;
       } else if ((location == BufferLocation::reg ||
                   location == BufferLocation::gpu_local) &&
                  gpuScope) {
         placement = Placement::Thread;
-        privateTo = scope;
       }
     }
     Attribute space;
@@ -203,7 +239,7 @@ LogicalResult GpuKernelLowering::planStorage() {
       space = workgroup;
     else if (placement == Placement::Thread)
       space = privateSpace;
-    addStorage(buffer, space).privateTo = privateTo;
+    addStorage(buffer, space);
     placements.push_back(placement);
   }
   return success();
@@ -302,7 +338,7 @@ LogicalResult GpuKernelLowering::lowerHostNodes(Block &block, OpBuilder &hb) {
 }
 
 FailureOr<SmallVector<ScopeOp>>
-GpuKernelLowering::getGridChain(ScopeOp gridRoot) {
+GpuKernelLowering::getGridChain(ScopeOp gridRoot, int64_t &blocks) {
   SmallVector<ScopeOp> chain = {gridRoot};
   while (true) {
     Block &body = chain.back().getBlock();
@@ -327,7 +363,7 @@ GpuKernelLowering::getGridChain(ScopeOp gridRoot) {
     if (stray.wasInterrupted())
       return failure();
   }
-  int64_t blocks = 1;
+  blocks = 1;
   for (ScopeOp scope : chain) {
     int64_t size = scope.getSize();
     blocks = size > target.maxGridBlocks / blocks
@@ -341,11 +377,9 @@ GpuKernelLowering::getGridChain(ScopeOp gridRoot) {
   return chain;
 }
 
-LogicalResult
-GpuKernelLowering::getBlockShape(ArrayRef<Operation *> nodes,
-                                 SmallVectorImpl<int64_t> &blockSizes,
-                                 bool &hasWarp) {
-  hasWarp = false;
+FailureOr<BlockShape>
+GpuKernelLowering::getBlockShape(ArrayRef<Operation *> nodes) {
+  BlockShape shape;
   for (Operation *node : nodes) {
     for (LeafOp leaf : collectLeaves(node)) {
       SmallVector<int64_t, 3> sizes;
@@ -355,28 +389,25 @@ GpuKernelLowering::getBlockShape(ArrayRef<Operation *> nodes,
         if (scope.getMode() == Mode::gpu_block)
           sizes.insert(sizes.begin(), scope.getSize());
         if (scope.getMode() == Mode::gpu_warp)
-          hasWarp = true;
+          shape.warp = target.warpSize;
       }
       // One block shape per launch (K3): positions agree, one shape may
       // be a prefix of another.
       for (auto [i, size] : llvm::enumerate(sizes)) {
-        if (i < blockSizes.size() && blockSizes[i] != size)
+        if (i < shape.blockSizes.size() && shape.blockSizes[i] != size)
           return leaf.emitOpError("its ':b' sizes disagree with another "
                                   "phase of its launch (one block shape per "
                                   "launch)");
-        if (i >= blockSizes.size())
-          blockSizes.push_back(size);
+        if (i >= shape.blockSizes.size())
+          shape.blockSizes.push_back(size);
       }
     }
   }
-  int64_t threads = hasWarp ? target.warpSize : 1;
-  for (int64_t size : blockSizes)
-    threads *= size;
-  if (threads > target.maxBlockSize)
+  if (shape.getThreads() > target.maxBlockSize)
     return nodes.front()->emitOpError("launch has ")
-           << threads << " threads per block, more than the "
+           << shape.getThreads() << " threads per block, more than the "
            << target.maxBlockSize << " of " << describeChip(target);
-  return success();
+  return shape;
 }
 
 LogicalResult GpuKernelLowering::emitLaunch(ArrayRef<Operation *> nodes,
@@ -384,16 +415,17 @@ LogicalResult GpuKernelLowering::emitLaunch(ArrayRef<Operation *> nodes,
   MLIRContext *ctx = kernel.getContext();
   Location loc = nodes.front()->getLoc();
   SmallVector<ScopeOp> grid;
+  int64_t blocks = 1;
   if (gridRoot) {
-    FailureOr<SmallVector<ScopeOp>> chain = getGridChain(gridRoot);
+    FailureOr<SmallVector<ScopeOp>> chain = getGridChain(gridRoot, blocks);
     if (failed(chain))
       return failure();
     grid = std::move(*chain);
   }
-  SmallVector<int64_t, 4> blockSizes;
-  bool hasWarp = false;
-  if (failed(getBlockShape(nodes, blockSizes, hasWarp)))
+  FailureOr<BlockShape> shape = getBlockShape(nodes);
+  if (failed(shape))
     return failure();
+  int64_t threads = shape->getThreads();
 
   // The storages the launch touches.
   SmallVector<bool> used(storages.size(), false);
@@ -420,12 +452,6 @@ LogicalResult GpuKernelLowering::emitLaunch(ArrayRef<Operation *> nodes,
   auto func = gpu::GPUFuncOp::create(mb, loc, name,
                                      FunctionType::get(ctx, argTypes, {}));
   func->setAttr(gpu::GPUDialect::getKernelFuncAttrName(), UnitAttr::get(ctx));
-  int64_t threads = hasWarp ? target.warpSize : 1;
-  for (int64_t size : blockSizes)
-    threads *= size;
-  int64_t blocks = 1;
-  for (ScopeOp scope : grid)
-    blocks *= scope.getSize();
   func.setKnownBlockSizeAttr(DenseI32ArrayAttr::get(
       ctx, {static_cast<int32_t>(threads), 1, 1}));
   func.setKnownGridSizeAttr(DenseI32ArrayAttr::get(
@@ -474,35 +500,21 @@ LogicalResult GpuKernelLowering::emitLaunch(ArrayRef<Operation *> nodes,
   for (unsigned k = 0; k < hostIvs.size(); ++k)
     ivs.push_back(entry.getArgument(globals.size() + k));
   if (!grid.empty()) {
-    Value block = gpu::BlockIdOp::create(b, loc, gpu::Dimension::x);
-    SmallVector<Value> coords(grid.size());
-    for (int i = grid.size() - 1; i >= 0; --i) {
-      Value size = arith::ConstantIndexOp::create(b, loc, grid[i].getSize());
-      coords[i] = i == 0 ? block : arith::RemUIOp::create(b, loc, block, size);
-      if (i > 0)
-        block = arith::DivUIOp::create(b, loc, block, size);
-    }
-    ivs.append(coords.begin(), coords.end());
+    SmallVector<int64_t> gridSizes;
+    for (ScopeOp scope : grid)
+      gridSizes.push_back(scope.getSize());
+    ivs.append(emitDelinearized(
+        b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), gridSizes));
   }
-  numBlockDims = blockSizes.size();
-  threadCoords.clear();
-  if (threads > 1) {
-    SmallVector<int64_t, 4> dims(blockSizes.begin(), blockSizes.end());
-    if (hasWarp)
-      dims.push_back(target.warpSize);
-    Value thread = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
-    threadCoords.resize(dims.size());
-    for (int i = dims.size() - 1; i >= 0; --i) {
-      Value size = arith::ConstantIndexOp::create(b, loc, dims[i]);
-      threadCoords[i] =
-          i == 0 ? thread : arith::RemUIOp::create(b, loc, thread, size);
-      if (i > 0)
-        thread = arith::DivUIOp::create(b, loc, thread, size);
-    }
-  } else {
-    threadCoords.assign(blockSizes.size() + (hasWarp ? 1 : 0),
-                        arith::ConstantIndexOp::create(b, loc, 0));
-  }
+  numBlockDims = shape->blockSizes.size();
+  SmallVector<int64_t, 4> dims = shape->getDims();
+  threadCoords =
+      threads > 1
+          ? emitDelinearized(
+                b, loc, gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x),
+                dims)
+          : SmallVector<Value>(dims.size(),
+                               arith::ConstantIndexOp::create(b, loc, 0));
 
   // The block program: the innermost grid scope's body, or the nodes.
   ThreadSignature last = ThreadSignature::getSynchronized();
@@ -580,8 +592,9 @@ LogicalResult GpuKernelLowering::emitBlockNode(Operation *node, OpBuilder &b,
                                                ThreadSignature &last) {
   Location loc = node->getLoc();
   if (auto leaf = dyn_cast<LeafOp>(node)) {
-    syncBefore(getSignature(leaf), last, b, loc);
-    return emitGuardedLeaf(leaf, leaf, b);
+    ThreadSignature sig = getSignature(leaf);
+    syncBefore(sig, last, b, loc);
+    return emitGuardedLeaf(leaf, leaf, sig, b);
   }
   auto scope = cast<ScopeOp>(node);
   if (collectLeaves(scope).empty())
@@ -589,8 +602,9 @@ LogicalResult GpuKernelLowering::emitBlockNode(Operation *node, OpBuilder &b,
   switch (scope.getMode()) {
   case Mode::vector: {
     auto leaf = cast<LeafOp>(scope.getBlock().front());
-    syncBefore(getSignature(leaf), last, b, loc);
-    return emitGuardedLeaf(scope, leaf, b);
+    ThreadSignature sig = getSignature(leaf);
+    syncBefore(sig, last, b, loc);
+    return emitGuardedLeaf(scope, leaf, sig, b);
   }
   case Mode::gpu_block:
   case Mode::gpu_warp: {
@@ -650,25 +664,16 @@ LogicalResult GpuKernelLowering::emitBlockNode(Operation *node, OpBuilder &b,
 }
 
 LogicalResult GpuKernelLowering::emitGuardedLeaf(Operation *node, LeafOp leaf,
+                                                 const ThreadSignature &sig,
                                                  OpBuilder &b) {
   Location loc = leaf.getLoc();
-  // Thread dimensions the leaf does not bind: it runs where they are 0.
-  SmallVector<bool, 4> bound(threadCoords.size(), false);
-  unsigned blockPosition = 0;
-  for (Operation *p = leaf->getParentOp(); !isa<KernelOp>(p);
-       p = p->getParentOp()) {
-    Mode mode = cast<ScopeOp>(p).getMode();
-    if (mode == Mode::gpu_block)
-      ++blockPosition;
-    if (mode == Mode::gpu_warp)
-      bound[numBlockDims] = true;
-  }
-  for (unsigned i = 0; i < blockPosition; ++i)
-    bound[i] = true;
+  // Thread dimensions the leaf does not bind (its `:b` scopes bind the
+  // first ones, its `:w` scope the lanes): it runs where they are 0.
   Value condition;
   for (auto [i, coord] : llvm::enumerate(threadCoords)) {
-    if (bound[i] || isa_and_nonnull<arith::ConstantIndexOp>(
-                        coord.getDefiningOp()))
+    bool bound = i < sig.blockDepths.size() || (sig.warp && i == numBlockDims);
+    if (bound ||
+        isa_and_nonnull<arith::ConstantIndexOp>(coord.getDefiningOp()))
       continue;
     Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value isZero =

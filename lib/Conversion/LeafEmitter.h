@@ -31,8 +31,9 @@ struct Storage {
   /// Buffer dimensions that occupy memory, in order (the memref's dims).
   llvm::SmallVector<unsigned, 4> dims;
   mlir::MemRefType type;
-  /// The scope inside which each iteration (CPU `:p`) or each block or
-  /// thread (GPU) has its own copy, or null for storage shared by all.
+  /// The `:p` scope inside which each iteration has its own copy (CPU), or
+  /// null for storage allocated once. The GPU lowering places storage by
+  /// its own Placement.
   dojo::ScopeOp privateTo;
   /// The memref in the code being emitted, or null where it is not
   /// available (not yet allocated, or outside the function that has it).
