@@ -146,9 +146,10 @@ public:
 } // namespace
 
 std::unique_ptr<GpuVendor> GpuVendor::get(StringRef chip) {
-  if (!TargetDescription::getGpu(chip))
+  std::optional<TargetDescription> target = TargetDescription::getGpu(chip);
+  if (!target)
     return nullptr;
-  if (chip.starts_with("sm_"))
+  if (target->vendor == "NVIDIA")
     return std::make_unique<NvidiaVendor>();
   return std::make_unique<AmdVendor>();
 }

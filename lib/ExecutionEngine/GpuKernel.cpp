@@ -4,6 +4,7 @@
 #include "perfdojo/Conversion/GpuLaunchPlan.h"
 #include "perfdojo/Conversion/GpuPipeline.h"
 #include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
+#include "perfdojo/Support/FileIO.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -27,8 +28,10 @@ std::optional<std::string> perfdojo::chooseCudaChip(int major, int minor) {
   std::optional<std::string> best;
   int bestCapability = -1;
   for (llvm::StringRef chip : TargetDescription::getGpuChips()) {
+    // NVIDIA chips are named by compute capability: sm_<major><minor>.
     int value;
-    if (!chip.consume_front("sm_") || chip.getAsInteger(10, value))
+    if (TargetDescription::getGpu(chip)->vendor != "NVIDIA" ||
+        !chip.consume_front("sm_") || chip.getAsInteger(10, value))
       continue;
     if (value <= capability && value > bestCapability) {
       bestCapability = value;
@@ -138,16 +141,6 @@ GpuKernel::run(std::vector<HostBuffer> &args,
   if (llvm::Error err = unpackOutputs(result.outputs, args))
     return std::move(err);
   return result;
-}
-
-static llvm::Error writeFile(llvm::StringRef path, llvm::StringRef bytes) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return llvm::createStringError("cannot write '" + path +
-                                   "': " + ec.message());
-  os << bytes;
-  return llvm::Error::success();
 }
 
 llvm::Error GpuKernel::writeBundle(llvm::StringRef dir,

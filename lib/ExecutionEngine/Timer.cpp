@@ -1,6 +1,7 @@
 //===- Timer.cpp - time a compiled kernel ---------------------------------===//
 
 #include "perfdojo/ExecutionEngine/Timer.h"
+#include "perfdojo/Support/Statistics.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -70,14 +71,10 @@ static void touchMemory(const void *data, size_t bytes) {
 
 TimingResult perfdojo::summarizeTimes(std::vector<double> seconds) {
   TimingResult result;
-  if (seconds.empty())
-    return result;
-  std::sort(seconds.begin(), seconds.end());
-  size_t n = seconds.size();
-  result.medianSeconds =
-      n % 2 ? seconds[n / 2] : 0.5 * (seconds[n / 2 - 1] + seconds[n / 2]);
-  result.minSeconds = seconds.front();
-  result.repetitions = n;
+  result.repetitions = seconds.size();
+  MedianAndMin summary = getMedianAndMin(std::move(seconds));
+  result.medianSeconds = summary.median;
+  result.minSeconds = summary.min;
   return result;
 }
 

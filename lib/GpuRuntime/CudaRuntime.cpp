@@ -20,6 +20,7 @@
 
 #include "perfdojo/GpuRuntime/CudaRuntime.h"
 #include "perfdojo/GpuRuntime/CudaDriver.h"
+#include "perfdojo/Support/Statistics.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -513,14 +514,9 @@ struct PlanRun {
 
 void perfdojo::gpu::summarizeTimes(const std::vector<double> &times,
                                    double &medianMs, double &minMs) {
-  medianMs = minMs = 0;
-  if (times.empty())
-    return;
-  std::vector<double> sorted = times;
-  std::sort(sorted.begin(), sorted.end());
-  size_t n = sorted.size();
-  medianMs = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  minMs = sorted.front();
+  MedianAndMin summary = getMedianAndMin(times);
+  medianMs = summary.median;
+  minMs = summary.min;
 }
 
 bool perfdojo::gpu::queryDevice(int ordinal, DeviceInfo &info,

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Search/SearchReport.h"
+#include "perfdojo/Support/FileIO.h"
 #include "perfdojo/Support/ToolFlags.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -141,17 +142,6 @@ llvm::json::Value perfdojo::toJSON(const SearchReport &report) {
     json["best_moves"] = jsonMoves(result.best->moves);
   }
   return json;
-}
-
-static llvm::Error writeFile(const std::string &path,
-                             llvm::StringRef contents) {
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec);
-  if (ec)
-    return llvm::createStringError("cannot write '" + path +
-                                   "': " + ec.message());
-  os << contents;
-  return llvm::Error::success();
 }
 
 llvm::ArrayRef<llvm::StringRef> perfdojo::getSearchOutputFiles() {

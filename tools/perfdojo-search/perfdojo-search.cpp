@@ -10,9 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
 #include "perfdojo/Search/GpuExpertRules.h"
 #include "perfdojo/Search/SearchReport.h"
 #include "perfdojo/Search/Strategy.h"
+#include "perfdojo/Support/FileIO.h"
 #include "perfdojo/Support/LargeStack.h"
 #include "perfdojo/Support/ToolFlags.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
@@ -211,12 +213,19 @@ static bool plotReport(llvm::StringRef toolDir, const std::string &out) {
                                    /*SecondsToWait=*/120) == 0;
 }
 
+/// Whether candidates for `chip` can be timed here: the GPU runtime runs
+/// the NVIDIA chips' PTX through the CUDA driver.
+static bool runsOnCuda(llvm::StringRef chip) {
+  std::optional<TargetDescription> gpu = TargetDescription::getGpu(chip);
+  return gpu && gpu->vendor == "NVIDIA";
+}
+
 /// `--map-only`: the GPU expert rules' program, unevaluated.
 static int writeGpuMapping() {
   std::optional<TargetDescription> gpu = TargetDescription::getGpu(targetName);
   if (!gpu) {
-    llvm::errs() << "perfdojo-search: --map-only needs a GPU --target (sm_80, "
-                    "sm_86, sm_89, sm_90, gfx90a, gfx942)\n";
+    llvm::errs() << "perfdojo-search: --map-only needs a GPU --target ("
+                 << llvm::join(TargetDescription::getGpuChips(), ", ") << ")\n";
     return 1;
   }
   KernelFile input;
@@ -231,18 +240,17 @@ static int writeGpuMapping() {
   std::string script;
   for (const MoveRequest &move : game.history())
     script += move.str() + "\n";
-  std::error_code ec = llvm::sys::fs::create_directories(out);
-  for (auto [name, text] : {std::pair<std::string, std::string>{
-                                "mapped.dojo", game.print()},
-                            {"mapped.moves", script}}) {
-    if (ec)
-      break;
-    llvm::raw_fd_ostream os(out + "/" + name, ec);
-    os << text;
-  }
-  if (ec) {
-    llvm::errs() << "perfdojo-search: cannot write to '" << out
-                 << "': " << ec.message() << "\n";
+  auto written = [&]() -> llvm::Error {
+    if (std::error_code ec = llvm::sys::fs::create_directories(out))
+      return llvm::createStringError("cannot create '" + out +
+                                     "': " + ec.message());
+    if (llvm::Error error = writeFile(out + "/mapped.dojo", game.print()))
+      return error;
+    return writeFile(out + "/mapped.moves", script);
+  }();
+  if (written) {
+    llvm::errs() << "perfdojo-search: " << llvm::toString(std::move(written))
+                 << "\n";
     return 1;
   }
   llvm::outs() << game.print() << "  " << game.history().size()
@@ -308,14 +316,18 @@ static int toolMain(int argc, char **argv) {
   options.cacheDir = cacheDir;
   if (targetName == "cpu") {
     options.moves.target = TargetDescription::getCpu();
-  } else if (std::optional<TargetDescription> gpu =
-                 TargetDescription::getGpu(targetName);
-             gpu && llvm::StringRef(targetName).starts_with("sm_")) {
-    options.moves.target = *gpu;
+  } else if (runsOnCuda(targetName)) {
+    options.moves.target = *TargetDescription::getGpu(targetName);
     options.gpuChip = targetName;
   } else {
+    // Candidates are timed through the CUDA runtime: the NVIDIA chips.
+    llvm::SmallVector<llvm::StringRef> targets = {"cpu"};
+    llvm::copy_if(TargetDescription::getGpuChips(), std::back_inserter(targets),
+                  runsOnCuda);
     llvm::errs() << "perfdojo-search: unknown --target '" << targetName
-                 << "' (expected cpu, sm_80, sm_86, sm_89 or sm_90)\n";
+                 << "' (expected "
+                 << llvm::join(llvm::ArrayRef(targets).drop_back(), ", ")
+                 << " or " << targets.back() << ")\n";
     return 1;
   }
   if (llvm::Error error = checkEvaluatorOptions(options)) {

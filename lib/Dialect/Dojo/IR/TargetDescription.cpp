@@ -36,6 +36,7 @@ namespace {
 /// The facts of one GPU part that the IR's checks read.
 struct GpuChip {
   llvm::StringRef name;
+  llvm::StringRef vendor;
   int64_t warpSize;
   /// Opt-in maximum of dynamic shared memory (LDS) per block.
   int64_t sharedBytes;
@@ -43,8 +44,9 @@ struct GpuChip {
 // NVIDIA: the opt-in shared memory per block of the CUDA programming
 // guide's compute capability table; AMD CDNA: 64 KiB of LDS per workgroup.
 constexpr GpuChip kGpuChips[] = {
-    {"sm_80", 32, 166912}, {"sm_86", 32, 101376}, {"sm_89", 32, 101376},
-    {"sm_90", 32, 232448}, {"gfx90a", 64, 65536}, {"gfx942", 64, 65536},
+    {"sm_80", "NVIDIA", 32, 166912}, {"sm_86", "NVIDIA", 32, 101376},
+    {"sm_89", "NVIDIA", 32, 101376}, {"sm_90", "NVIDIA", 32, 232448},
+    {"gfx90a", "AMD", 64, 65536},    {"gfx942", "AMD", 64, 65536},
 };
 } // namespace
 
@@ -55,6 +57,7 @@ TargetDescription::getGpu(llvm::StringRef chip) {
       continue;
     TargetDescription target;
     target.name = chip.str();
+    target.vendor = part.vendor.str();
     target.modes = 0;
     for (Mode mode : {Mode::seq, Mode::unroll, Mode::vector, Mode::gpu_grid,
                       Mode::gpu_block, Mode::gpu_warp})

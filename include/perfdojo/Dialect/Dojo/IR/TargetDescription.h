@@ -24,6 +24,9 @@ namespace perfdojo {
 struct TargetDescription {
   /// How messages name the target.
   std::string name = "generic";
+  /// A GPU's maker, "NVIDIA" or "AMD" (which lowering, binary format and
+  /// runtime it takes); empty for other targets.
+  std::string vendor;
   /// Modes the target can execute, one bit per dojo::Mode. The default
   /// target accepts every mode: it is what moves assume when no target is
   /// chosen (a kernel may be mapped for a GPU on any host).
