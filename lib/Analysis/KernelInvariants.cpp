@@ -1,6 +1,7 @@
 //===- KernelInvariants.cpp - the rules every kernel keeps ----------------===//
 
 #include "perfdojo/Analysis/KernelInvariants.h"
+#include "perfdojo/Analysis/SnitchRules.h"
 #include "perfdojo/Analysis/Concurrency.h"
 #include "perfdojo/Dialect/Dojo/IR/ModeRules.h"
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
@@ -14,7 +15,8 @@ StringRef perfdojo::getInvariantRuleName(InvariantRule rule) {
   // Indexed by InvariantRule.
   static constexpr const char *names[] = {
       "the :N invariant", "register addressing", "vector access shape",
-      "one block shape per GPU launch", "race freedom"};
+      "one block shape per GPU launch", "race freedom", "SSR streams",
+      "FREP body"};
   return names[static_cast<unsigned>(rule)];
 }
 
@@ -111,6 +113,20 @@ perfdojo::findRaceViolation(DependenceAnalysis &deps, ScopeOp scope,
 }
 
 std::optional<InvariantViolation>
+perfdojo::findSnitchViolation(KernelOp kernel) {
+  std::optional<InvariantViolation> found;
+  kernel.walk([&](Operation *op) {
+    if (auto leaf = dyn_cast<LeafOp>(op))
+      found = findStreamViolation(leaf);
+    else if (auto scope = dyn_cast<ScopeOp>(op);
+             scope && scope.getMode() == Mode::frep)
+      found = findFrepViolation(scope);
+    return found ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  return found;
+}
+
+std::optional<InvariantViolation>
 perfdojo::findKernelInvariantViolation(KernelOp kernel) {
   SmallVector<BufferOp> buffers(kernel.getBuffers());
   for (BufferOp buffer : buffers)
@@ -122,6 +138,8 @@ perfdojo::findKernelInvariantViolation(KernelOp kernel) {
     if (buffer.getLocation() == BufferLocation::reg)
       if (auto v = findRegisterAddressingViolation(kernel, buffer))
         return v;
+  if (auto v = findSnitchViolation(kernel))
+    return v;
   SmallVector<ScopeOp> concurrent;
   for (ScopeOp scope : collectScopes(kernel))
     if (isConcurrentMode(scope.getMode()))

@@ -161,6 +161,7 @@ LogicalResult KernelLowering::lowerScope(ScopeOp scope, OpBuilder &b) {
   case Mode::gpu_grid:
   case Mode::gpu_block:
   case Mode::gpu_warp:
+  case Mode::frep:
     break; // refused above: not a mode of the CPU target
   }
   llvm_unreachable("unknown mode");

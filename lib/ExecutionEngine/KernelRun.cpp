@@ -2,6 +2,7 @@
 
 #include "perfdojo/ExecutionEngine/KernelRun.h"
 #include "perfdojo/ExecutionEngine/GpuKernel.h"
+#include "perfdojo/ExecutionEngine/SnitchKernel.h"
 #include "perfdojo/ExecutionEngine/JitKernel.h"
 #include "perfdojo/ExecutionEngine/Timer.h"
 #include "perfdojo/Runtime/BufferDump.h"
@@ -92,6 +93,7 @@ struct Executables {
   std::optional<Interpreter> interp;
   std::unique_ptr<JitKernel> jit, referenceJit;
   std::unique_ptr<GpuKernel> gpu;
+  std::unique_ptr<SnitchKernel> snitch;
   /// The kernel `referenceJit` runs: the untransformed kernel in f64.
   OwningOpRef<dojo::KernelOp> referenceKernel;
 };
@@ -100,6 +102,8 @@ struct Executables {
 struct Times {
   double median = 0, min = 0;
   unsigned repetitions = 0, copies = 1;
+  /// A run on the Snitch model.
+  std::optional<snitch::RunResult> snitch;
 };
 
 /// The reference's outputs, and the original kernel's own when known.
@@ -165,6 +169,12 @@ static llvm::Expected<Executables> prepare(dojo::KernelOp kernel,
       return compiled.takeError();
     result.gpu = std::move(*compiled);
   }
+  if (options.engine == RunEngine::Snitch) {
+    auto compiled = SnitchKernel::compile(kernel);
+    if (!compiled)
+      return compiled.takeError();
+    result.snitch = std::move(*compiled);
+  }
   if (reference == ReferenceKind::Compiled) {
     // The untransformed kernel (without a baseline, this one) in f64,
     // sequential, with libm's transcendentals.
@@ -209,6 +219,17 @@ static llvm::Expected<Times> execute(Executables &executables,
     times.median = summary.medianSeconds;
     times.min = summary.minSeconds;
     times.repetitions = seconds.size();
+    return times;
+  }
+  if (executables.snitch) {
+    // The model is deterministic: one run gives outputs and cycles.
+    llvm::Expected<snitch::RunResult> ran = executables.snitch->run(args);
+    if (!ran)
+      return ran.takeError();
+    times.median = times.min =
+        ran->cycles / snitch::SnitchCore::getDefault().clockHz;
+    times.repetitions = 1;
+    times.snitch = std::move(*ran);
     return times;
   }
   if (executables.gpu) {
@@ -433,6 +454,16 @@ llvm::Expected<KernelRun> perfdojo::runKernel(dojo::KernelOp kernel,
         CompileSummary{std::min(options.optLevel, 3u), options.threads,
                        compileTimes.lowerMs,           compileTimes.translateMs,
                        compileTimes.codegenMs,         compileTimes.totalMs()};
+  }
+  if (const std::optional<snitch::RunResult> &model = times->snitch) {
+    double cycles = std::max<double>(1, model->cycles);
+    SnitchSummary summary;
+    summary.cycles = model->cycles;
+    summary.fpuUtilization = model->fpuUtilization();
+    summary.fpOpsPerCycle = model->fpArithmeticOps / cycles;
+    summary.peakShare = summary.fpOpsPerCycle /
+                        snitch::SnitchCore::getDefault().fpOpsPerCycle;
+    report.snitch = summary;
   }
   int64_t reductionLength = getMaxReductionLength(operatorKernel);
   auto getTolerance = [&](dojo::BufferOp buffer) {

@@ -100,7 +100,19 @@ static DiagnosedSilenceableFailure checkAndPostVerify(const Move &move,
   bool registers = llvm::any_of(kernel.getBuffers(), [](BufferOp buffer) {
     return buffer.getLocation() == BufferLocation::reg;
   });
-  if (!reusedDims && !concurrentModes && !registers)
+  // Stream marks and `:f` scopes keep their rules (SnitchRules.h): a
+  // restructuring can break a stream's chain or put a load in an FREP body.
+  bool snitch = kernel
+                    .walk([](Operation *op) {
+                      auto leaf = dyn_cast<LeafOp>(op);
+                      auto scope = dyn_cast<ScopeOp>(op);
+                      return (leaf && leaf.getStreams()) ||
+                                     (scope && scope.getMode() == Mode::frep)
+                                 ? WalkResult::interrupt()
+                                 : WalkResult::advance();
+                    })
+                    .wasInterrupted();
+  if (!reusedDims && !concurrentModes && !registers && !snitch)
     return result;
   OwningOpRef<KernelOp> copy = kernel.clone();
   MoveState copyState(*copy, state.getOptions());
@@ -116,6 +128,12 @@ static DiagnosedSilenceableFailure checkAndPostVerify(const Move &move,
         moves::verifyRegisterBuffers(*copy, request, errorLoc);
     if (!addressable.succeeded())
       return addressable;
+  }
+  if (snitch) {
+    DiagnosedSilenceableFailure marks =
+        moves::verifySnitchMarks(*copy, request, errorLoc);
+    if (!marks.succeeded())
+      return marks;
   }
   if (!concurrentModes)
     return DiagnosedSilenceableFailure::success();

@@ -221,6 +221,11 @@ verifyVectorLanes(MoveState &state, const Move &move,
 mlir::DiagnosedSilenceableFailure verifyBlockShapes(dojo::KernelOp kernel,
                                                     const MoveRequest &request,
                                                     mlir::Location errorLoc);
+/// Every stream mark and `:f` scope of `kernel` (the result of `request`)
+/// keeps its rule (Analysis/SnitchRules.h).
+mlir::DiagnosedSilenceableFailure verifySnitchMarks(dojo::KernelOp kernel,
+                                                    const MoveRequest &request,
+                                                    mlir::Location errorLoc);
 /// Every concurrent scope of `kernel` (the result of `request`) is race
 /// free under the physical addresses of the result, privatization included.
 mlir::DiagnosedSilenceableFailure

@@ -148,6 +148,17 @@ DiagnosedSilenceableFailure verifyBlockShapes(KernelOp kernel,
   return DiagnosedSilenceableFailure::success();
 }
 
+DiagnosedSilenceableFailure verifySnitchMarks(KernelOp kernel,
+                                              const MoveRequest &request,
+                                              Location errorLoc) {
+  if (std::optional<InvariantViolation> violation = findSnitchViolation(kernel))
+    return blame(request, errorLoc,
+                 "the result would break " + violation->subject + ": " +
+                     violation->reason,
+                 *violation);
+  return DiagnosedSilenceableFailure::success();
+}
+
 DiagnosedSilenceableFailure verifyConcurrentScopes(KernelOp kernel,
                                                    const MoveRequest &request,
                                                    Location errorLoc,

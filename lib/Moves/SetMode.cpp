@@ -14,6 +14,9 @@
 //   set_gpu_block  size <= maxBlockSize; every phase of the kernel keeps the
 //                  same :b sizes (one block shape per launch).
 //   set_gpu_warp   size = warpSize.
+//   set_frep       size <= the sequencer's repetitions; the body is FP code
+//                  over streams and registers (the FREP body rule,
+//                  Analysis/SnitchRules.h).
 //   Every concurrent mode (`:p :v :g :b :w`): no two instances that may
 //   run at the same time conflict (race freedom; for `:b` the phase rule,
 //   Analysis/Concurrency.h: threads of different phases are ordered by
@@ -35,6 +38,7 @@
 
 #include "MoveKinds.h"
 #include "perfdojo/Analysis/KernelInvariants.h"
+#include "perfdojo/Analysis/SnitchRules.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
 using namespace mlir;
@@ -116,6 +120,10 @@ public:
       if (std::optional<InvariantViolation> violation =
               findVectorLaneViolation(copyScope))
         return failInvariant(violation->reason, *violation);
+    if (mode == Mode::frep)
+      if (std::optional<InvariantViolation> violation =
+              findFrepViolation(copyScope))
+        return failInvariant(violation->reason, *violation);
     if (mode == Mode::gpu_block)
       if (std::optional<InvariantViolation> violation =
               findBlockShapeViolation(*copy))
@@ -178,6 +186,7 @@ using SetVectorMove = SetModeOf<MoveKind::SetVector, Mode::vector>;
 using SetGpuGridMove = SetModeOf<MoveKind::SetGpuGrid, Mode::gpu_grid>;
 using SetGpuBlockMove = SetModeOf<MoveKind::SetGpuBlock, Mode::gpu_block>;
 using SetGpuWarpMove = SetModeOf<MoveKind::SetGpuWarp, Mode::gpu_warp>;
+using SetFrepMove = SetModeOf<MoveKind::SetFrep, Mode::frep>;
 
 class ClearMode final : public MoveOf<MoveKind::ClearMode, 0, NodeMove> {
 public:
@@ -248,4 +257,5 @@ PERFDOJO_DEFINE_MOVE_AS(SetVector, SetVectorMove)
 PERFDOJO_DEFINE_MOVE_AS(SetGpuGrid, SetGpuGridMove)
 PERFDOJO_DEFINE_MOVE_AS(SetGpuBlock, SetGpuBlockMove)
 PERFDOJO_DEFINE_MOVE_AS(SetGpuWarp, SetGpuWarpMove)
+PERFDOJO_DEFINE_MOVE_AS(SetFrep, SetFrepMove)
 PERFDOJO_DEFINE_MOVE(ClearMode)

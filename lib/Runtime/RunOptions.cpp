@@ -15,16 +15,19 @@ llvm::StringRef perfdojo::stringifyRunEngine(RunEngine engine) {
     return "interp";
   case RunEngine::Cuda:
     return "cuda";
+  case RunEngine::Snitch:
+    return "snitch";
   }
   llvm_unreachable("unknown engine");
 }
 
 llvm::Expected<RunEngine> perfdojo::parseRunEngine(llvm::StringRef name) {
-  for (RunEngine engine : {RunEngine::Jit, RunEngine::Interp, RunEngine::Cuda})
+  for (RunEngine engine : {RunEngine::Jit, RunEngine::Interp, RunEngine::Cuda,
+                           RunEngine::Snitch})
     if (name == stringifyRunEngine(engine))
       return engine;
   return llvm::createStringError("unknown engine '" + name +
-                                 "'; available: jit, interp, cuda");
+                                 "'; available: jit, interp, cuda, snitch");
 }
 
 llvm::StringRef perfdojo::stringifyReferenceEngine(ReferenceEngine engine) {

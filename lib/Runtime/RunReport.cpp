@@ -135,6 +135,12 @@ llvm::json::Value perfdojo::toJSON(const RunReport &report) {
                            {"codegen", compile->codegenMs},
                            {"total", compile->totalMs}};
   }
+  if (const std::optional<SnitchSummary> &snitch = report.snitch)
+    result["snitch"] =
+        llvm::json::Object{{"cycles", int64_t(snitch->cycles)},
+                           {"fpu_utilization", snitch->fpuUtilization},
+                           {"fp_ops_per_cycle", snitch->fpOpsPerCycle},
+                           {"peak_share", snitch->peakShare}};
   return result;
 }
 
@@ -225,6 +231,14 @@ llvm::Expected<RunReport> perfdojo::parseRunReport(llvm::StringRef json) {
     compile.totalMs = compileMs->getNumber("total").value_or(0);
     report.compile = compile;
   }
+  if (const llvm::json::Object *snitch = o->getObject("snitch")) {
+    SnitchSummary summary;
+    summary.cycles = snitch->getInteger("cycles").value_or(0);
+    summary.fpuUtilization = snitch->getNumber("fpu_utilization").value_or(0);
+    summary.fpOpsPerCycle = snitch->getNumber("fp_ops_per_cycle").value_or(0);
+    summary.peakShare = snitch->getNumber("peak_share").value_or(0);
+    report.snitch = summary;
+  }
   return report;
 }
 
@@ -282,6 +296,12 @@ void perfdojo::printRunReport(const RunReport &report, llvm::raw_ostream &os) {
      << llvm::format("%.1f",
                      report.counts.leafEvaluations / report.minSeconds / 1e6)
      << " M leaf evaluations/s\n";
+  if (const std::optional<SnitchSummary> &snitch = report.snitch)
+    os << "snitch: " << snitch->cycles << " cycles, FPU utilization "
+       << llvm::format("%.3f", snitch->fpuUtilization) << ", "
+       << llvm::format("%.3f", snitch->fpOpsPerCycle)
+       << " FP ops per cycle (" << llvm::format("%.1f", 100 * snitch->peakShare)
+       << "% of the compute peak)\n";
   if (const std::optional<RooflineSummary> &roofline = report.roofline)
     os << "roofline: " << llvm::format("%.1f", roofline->percent) << "% of "
        << llvm::format("%.1f", roofline->attainableGflops)

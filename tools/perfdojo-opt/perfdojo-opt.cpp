@@ -13,6 +13,8 @@
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/TransformOps/DojoTransformOps.h"
 #include "perfdojo/Dialect/Dojo/Transforms/Passes.h"
+#include "perfdojo/Dialect/Snitch/IR/Snitch.h"
+#include "perfdojo/Dialect/Snitch/Transforms/Passes.h"
 #include "perfdojo/Support/LargeStack.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
@@ -74,7 +76,7 @@ readInput(llvm::StringRef path, mlir::DialectRegistry &registry) {
 
 static int toolMain(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<perfdojo::dojo::DojoDialect>();
+  registry.insert<perfdojo::dojo::DojoDialect, perfdojo::snitch::SnitchDialect>();
   registry.insert<mlir::transform::TransformDialect>();
   // The dialects the CPU lowering produces, so each stage can be read back.
   registry.insert<mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
@@ -85,6 +87,7 @@ static int toolMain(int argc, char **argv) {
   perfdojo::registerGpuLowering(registry);
   perfdojo::dojo::registerTransformDialectExtension(registry);
   perfdojo::dojo::registerDojoPasses();
+  perfdojo::snitch::registerSnitchPasses();
   mlir::transform::registerTransformPasses();
   perfdojo::registerPerfDojoConversionPasses();
   perfdojo::registerDojoToLLVMPipeline();

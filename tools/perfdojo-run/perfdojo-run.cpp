@@ -35,8 +35,10 @@ static cl::opt<std::string> inputFile(cl::Positional, cl::Required,
 static cl::opt<std::string>
     engine("engine", cl::init("jit"),
            cl::desc("Execution engine: jit (compile for this CPU, default), "
-                    "interp (the reference interpreter) or cuda (compile for "
-                    "an NVIDIA GPU, run through the CUDA driver)"),
+                    "interp (the reference interpreter), cuda (compile for "
+                    "an NVIDIA GPU, run through the CUDA driver) or snitch "
+                    "(compile for a Snitch core, run on its executable "
+                    "model: prints cycles and FPU utilization)"),
            cl::cat(runCategory));
 static cl::opt<unsigned> optLevel("O", cl::init(3), cl::Prefix,
                                   cl::desc("JIT optimization level 0-3"),

@@ -2,7 +2,7 @@
 //
 // Two modes:
 //  * mlir-translate with the dojo translations (`--import-dojo`,
-//    `--export-dojo`, the move-script translations);
+//    `--export-dojo`, the move-script translations, `--snitch-to-asm`);
 //  * with `--emit=llvm|asm|obj|c-header`, the ahead-of-time compiler: it
 //    reads one or more `.dojo` or MLIR files, gathers their kernels into one
 //    library (loadKernelLibrary, Target/DojoText), and writes LLVM IR,
@@ -20,6 +20,7 @@
 #include "perfdojo/Target/LLVM/CodeGen.h"
 #include "perfdojo/Target/LLVM/Emit.h"
 #include "perfdojo/Target/MoveScript/MoveScript.h"
+#include "perfdojo/Target/SnitchAssembly/SnitchAssembly.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -156,6 +157,7 @@ static int toolMain(int argc, char **argv) {
   }
   registerDojoTranslations();
   registerMoveScriptTranslations();
+  registerSnitchTranslations();
   return failed(mlirTranslateMain(
       argc, argv,
       "PerfDojo translation driver\n\n"

@@ -11,10 +11,11 @@ TEST(RunOptions, ParsesEngineNames) {
   EXPECT_EQ(*parseRunEngine("jit"), RunEngine::Jit);
   EXPECT_EQ(*parseRunEngine("interp"), RunEngine::Interp);
   EXPECT_EQ(*parseRunEngine("cuda"), RunEngine::Cuda);
+  EXPECT_EQ(*parseRunEngine("snitch"), RunEngine::Snitch);
   llvm::Expected<RunEngine> bad = parseRunEngine("gpu");
   ASSERT_FALSE(bool(bad));
   EXPECT_EQ(llvm::toString(bad.takeError()),
-            "unknown engine 'gpu'; available: jit, interp, cuda");
+            "unknown engine 'gpu'; available: jit, interp, cuda, snitch");
 
   EXPECT_EQ(*parseReferenceEngine("auto"), ReferenceEngine::Auto);
   EXPECT_EQ(*parseReferenceEngine("compiled"), ReferenceEngine::Compiled);

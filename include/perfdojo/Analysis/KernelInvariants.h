@@ -19,6 +19,10 @@
 //                         may run at the same time conflict; no lane of a
 //                         `:v` scope reads what an earlier lane writes
 //                         (Concurrency.h)
+//   SSR streams           stream marks walk a perfect chain of at most 4
+//                         levels without hazards (SnitchRules.h)
+//   FREP body             a `:f` body is FP code over streams and
+//                         registers that fits the sequencer (SnitchRules.h)
 // The nesting of modes is a rule of single scopes (ModeRules.h) checked by
 // ScopeOp::verify.
 //
@@ -39,6 +43,8 @@ enum class InvariantRule {
   VectorLanes,
   BlockShape,
   RaceFreedom,
+  Streams,
+  Frep,
 };
 
 /// The rule's name as diagnostics write it, e.g. "race freedom".
@@ -98,6 +104,10 @@ std::optional<InvariantViolation> findBlockShapeViolation(dojo::KernelOp kernel)
 std::optional<InvariantViolation> findRaceViolation(DependenceAnalysis &deps,
                                                     dojo::ScopeOp scope,
                                                     bool reassociate = true);
+
+/// The first broken stream or FREP rule (SnitchRules.h), in execution
+/// order, or nullopt.
+std::optional<InvariantViolation> findSnitchViolation(dojo::KernelOp kernel);
 
 /// The first violation of any rule, in the order of the table above (per
 /// rule in execution order), or nullopt.

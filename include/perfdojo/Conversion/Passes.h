@@ -13,6 +13,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
+#include "perfdojo/Dialect/Snitch/IR/Snitch.h"
 
 namespace perfdojo {
 

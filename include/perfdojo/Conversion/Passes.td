@@ -128,4 +128,25 @@ def DojoApproximateMathPass : Pass<"dojo-approximate-math", "::mlir::ModuleOp"> 
   ];
 }
 
+def ConvertDojoToSnitchPass
+    : Pass<"convert-dojo-to-snitch", "::mlir::ModuleOp"> {
+  let summary = "Lower dojo kernels to snitch functions for one Snitch core";
+  let description = [{
+    Replaces every `dojo.kernel @k` by `snitch.function @k`: scalar
+    RV32IMAFD code for one Snitch core with every buffer in its TCDM
+    (docs/snitch.md, "Lowering dojo kernels"). The argument buffers arrive
+    as pointers in `a0`-`a7` in declaration order; internal buffers live
+    in the stack frame. Scopes become count-down loops, each access a
+    pointer register advanced by the loops it depends on, and leaves
+    compute in the output's type (f32 or f64).
+
+    Refused with a diagnostic: element types other than f32 and f64, more
+    than eight argument buffers, modes the Snitch target lacks (anything but
+    plain and `:u`, which runs as a loop), GPU locations, exp, log, tanh and
+    sigmoid (no polynomial is emitted for them yet), and top-level scopes
+    that need more registers than the core has.
+  }];
+  let dependentDialects = ["::perfdojo::snitch::SnitchDialect"];
+}
+
 #endif // PERFDOJO_CONVERSION_PASSES_TD

@@ -97,7 +97,7 @@ public:
     return std::nullopt;
   }
   /// Whether the move can apply at all on `target`.
-  bool isAvailableOn(const TargetDescription &target) const {
+  virtual bool isAvailableOn(const TargetDescription &target) const {
     std::optional<dojo::Mode> mode = getRequiredMode();
     return !mode || target.supports(*mode);
   }

@@ -450,6 +450,53 @@ def Dojo_SetGpuWarpMove : Dojo_Move<"set_gpu_warp",
   **Inverse.** `clear_mode`.
 }]>;
 
+def Dojo_SetFrepMove : Dojo_Move<"set_frep",
+    "Repeat a scope's FP body with Snitch's FREP sequencer (:f)", [{
+  **Rewrite.** The plain scope at `location` gets mode `:f`: the integer
+  core issues its body once and the FP sequencer repeats it.
+
+  **Legality.** A Snitch target. The body is straight-line: leaves and `:u`
+  scopes only, no index value, no transcendental; every array operand of
+  every leaf is an SSR stream whose region encloses the scope or an element
+  of a `reg` buffer, in the output's type; the unrolled body has at most 16
+  FP instructions and the scope at most 65536 iterations (the FREP body
+  rule, Analysis/SnitchRules.h).
+
+  **Inverse.** `clear_mode`.
+}]>;
+
+def Dojo_SetSsrMove : Dojo_Move<"set_ssr",
+    "Stream an operand of a leaf through an SSR", [{
+  **Rewrite.** Operand `params[0]` (0 the output, `i` input `i`) of the leaf
+  at `location` becomes an SSR stream that starts at the scope of depth
+  `params[1]` on the leaf's path (`x[{0} ]:s0` in the text): the lowering
+  configures a data mover with the operand's address walk before that
+  scope and the leaf reads or writes the stream register instead of
+  memory.
+
+  **Legality.** A target with stream data movers (Snitch). The operand is
+  an access to an f64 array outside `reg`, not yet streamed; the leaf's
+  streams all start at one depth below the leaf; the scopes from there to
+  the leaf are a perfect chain of plain, `:u` or `:f` scopes with at most 4
+  of size > 1, each of at most 2^17 iterations; a streamed output is
+  written, not reduced, and the leaf reads nothing of its buffer; a
+  streamed input's buffer is not the output's (the stream rule,
+  Analysis/SnitchRules.h).
+
+  **Inverse.** `clear_ssr`.
+}]>;
+
+def Dojo_ClearSsrMove : Dojo_Move<"clear_ssr",
+    "Read or write a streamed operand from memory again", [{
+  **Rewrite.** Operand `params[0]` of the leaf at `location` loses its
+  stream mark.
+
+  **Legality.** The operand is streamed, and no `:f` scope around the leaf
+  needs the stream (its body would load from memory).
+
+  **Inverse.** `set_ssr` with the old start depth.
+}]>;
+
 def Dojo_ClearModeMove : Dojo_Move<"clear_mode",
     "Make a scope plain again", [{
   **Rewrite.** The scope at `location` loses its mode.
@@ -479,7 +526,8 @@ defvar Dojo_MoveCatalogue = [
   Dojo_StageRegionMove, Dojo_UnstageMove, Dojo_PrivatizeReductionMove,
   Dojo_UnprivatizeReductionMove, Dojo_SetUnrollMove, Dojo_SetParallelMove,
   Dojo_SetVectorMove, Dojo_SetGpuGridMove, Dojo_SetGpuBlockMove,
-  Dojo_SetGpuWarpMove, Dojo_ClearModeMove,
+  Dojo_SetGpuWarpMove, Dojo_SetFrepMove, Dojo_SetSsrMove, Dojo_ClearSsrMove,
+  Dojo_ClearModeMove,
 ];
 
 /// `perfdojo::MoveKind`: enumerator `<CppName>`, value the catalogue

@@ -26,9 +26,11 @@ enum class RunEngine {
   Interp, ///< the reference interpreter
   Cuda,   ///< compiled for an NVIDIA GPU and run through the CUDA driver
           ///< (perfdojo/ExecutionEngine/GpuKernel.h; docs/gpu.md)
+  Snitch, ///< lowered for a Snitch core and run on its executable model
+          ///< (perfdojo/ExecutionEngine/SnitchKernel.h; docs/snitch.md)
 };
 llvm::StringRef stringifyRunEngine(RunEngine engine);
-/// Parses `jit`, `interp` or `cuda`; the error lists the available names.
+/// Parses `jit`, `interp`, `cuda` or `snitch`; the error lists them.
 llvm::Expected<RunEngine> parseRunEngine(llvm::StringRef name);
 
 /// The trusted reference a user asks for (ReferencePolicy.h decides which

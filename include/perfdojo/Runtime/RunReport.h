@@ -61,6 +61,18 @@ struct CompileSummary {
   double lowerMs = 0, translateMs = 0, codegenMs = 0, totalMs = 0;
 };
 
+/// A run on the Snitch model (docs/snitch.md, "Running"): its cycles and
+/// how busy the FPU was.
+struct SnitchSummary {
+  uint64_t cycles = 0;
+  /// Instructions the FPU issued per cycle (the hardware's FPU occupancy:
+  /// moves and conversions count, FP loads and stores do not).
+  double fpuUtilization = 0;
+  /// FP compute operations (add, mul, fma, div, sqrt; an fma is one) per
+  /// cycle, and that as a share of the core's peak.
+  double fpOpsPerCycle = 0, peakShare = 0;
+};
+
 /// The run's rate against the machine's peaks (RunOptions::peakGflops).
 struct RooflineSummary {
   double percent = 0;
@@ -87,6 +99,8 @@ struct RunReport {
   std::optional<RooflineSummary> roofline;
   /// JIT runs only.
   std::optional<CompileSummary> compile;
+  /// Snitch runs only.
+  std::optional<SnitchSummary> snitch;
 
   /// Whether every output matched the reference (true when not validated).
   bool passed() const;

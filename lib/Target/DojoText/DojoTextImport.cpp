@@ -318,7 +318,10 @@ private:
                    AffineMapAttr::get(makeIndexMap(stmt.indices, ctx)),
                    OpKindAttr::get(ctx, stmt.kind),
                    ReduceKindAttr::get(ctx, stmt.reduce),
-                   builder.getArrayAttr(stmt.inputs));
+                   builder.getArrayAttr(stmt.inputs),
+                   stmt.streams.empty()
+                       ? DenseI64ArrayAttr()
+                       : builder.getDenseI64ArrayAttr(stmt.getStreams()));
     return success();
   }
 

@@ -154,7 +154,29 @@ ParseResult LeafOp::parse(OpAsmParser &parser, OperationState &result) {
   props.kind = OpKindAttr::get(b.getContext(), stmt.kind);
   props.reduce = ReduceKindAttr::get(b.getContext(), stmt.reduce);
   props.inputs = b.getArrayAttr(stmt.inputs);
+  if (!stmt.streams.empty())
+    props.streams = b.getDenseI64ArrayAttr(stmt.getStreams());
   return success();
+}
+
+std::optional<unsigned> LeafOp::getStreamDepth(unsigned position) {
+  std::optional<ArrayRef<int64_t>> streams = getStreams();
+  if (!streams || position >= streams->size() || (*streams)[position] < 0)
+    return std::nullopt;
+  return static_cast<unsigned>((*streams)[position]);
+}
+
+void LeafOp::setStreamDepth(unsigned position, std::optional<unsigned> depth) {
+  SmallVector<int64_t, 3> streams(getInputs().size() + 1, -1);
+  if (std::optional<ArrayRef<int64_t>> old = getStreams())
+    for (auto [i, value] : llvm::enumerate(*old))
+      if (i < streams.size())
+        streams[i] = value;
+  streams[position] = depth ? static_cast<int64_t>(*depth) : -1;
+  if (llvm::all_of(streams, [](int64_t v) { return v < 0; }))
+    removeStreamsAttr();
+  else
+    setStreams(streams);
 }
 
 void LeafOp::print(OpAsmPrinter &printer) {

@@ -36,6 +36,9 @@ bool perfdojo::dojo::mayEnclose(Mode outer, Mode inner) {
   case Mode::gpu_warp:
     return inner != Mode::parallel && inner != Mode::gpu_grid &&
            inner != Mode::gpu_block;
+  case Mode::frep:
+    // The sequencer repeats straight-line FP code: unrolled bodies only.
+    return inner == Mode::unroll;
   }
   return false;
 }
@@ -52,9 +55,9 @@ std::string perfdojo::dojo::describeMode(Mode mode) {
   if (mode == Mode::seq)
     return "plain";
   // Indexed by Mode; seq is described above.
-  static constexpr const char *kinds[] = {"",         "unrolled", "parallel",
-                                          "vector",   "GPU grid", "GPU block",
-                                          "GPU warp"};
+  static constexpr const char *kinds[] = {
+      "",         "unrolled",  "parallel", "vector",
+      "GPU grid", "GPU block", "GPU warp", "FREP"};
   return (":" + getModeSuffix(mode) + " (" +
           kinds[static_cast<unsigned>(mode)] + ")")
       .str();

@@ -27,6 +27,7 @@ TargetDescription TargetDescription::getCpu(int64_t vectorBytes) {
        {BufferLocation::heap, BufferLocation::stack, BufferLocation::reg})
     target.locations |= 1u << static_cast<unsigned>(location);
   target.vectorBytes = vectorBytes;
+  target.streamDataMovers = 0;
   // AVX-512 has 32 vector registers, AVX2 16.
   target.vectorRegisters = vectorBytes >= 64 ? 32 : 16;
   return target;
@@ -67,12 +68,34 @@ TargetDescription::getGpu(llvm::StringRef chip) {
     target.locations =
         ~0u & ~(1u << static_cast<unsigned>(BufferLocation::tcdm));
     target.vectorBytes = 16;
+    target.streamDataMovers = 0;
     target.vectorRegisters = 255 / 4; // 255 32-bit registers per thread
     target.warpSize = part.warpSize;
     target.sharedBytes = part.sharedBytes;
     return target;
   }
   return std::nullopt;
+}
+
+TargetDescription TargetDescription::getSnitch() {
+  TargetDescription target;
+  target.name = "snitch";
+  target.modes = 0;
+  for (Mode mode : {Mode::seq, Mode::unroll, Mode::frep})
+    target.modes |= 1u << static_cast<unsigned>(mode);
+  target.locations = 0;
+  for (BufferLocation location :
+       {BufferLocation::heap, BufferLocation::stack, BufferLocation::reg,
+        BufferLocation::tcdm})
+    target.locations |= 1u << static_cast<unsigned>(location);
+  // One 64-bit FP register (packed SIMD is not modelled).
+  target.vectorBytes = 8;
+  target.vectorRegisters = 32;
+  // The Snitch lowering gives every element of a `reg` buffer its own FP
+  // register: 29 are allocatable (ft0-ft2 are kept for SSR streams), and a
+  // leaf needs up to three temporaries and its node's constants besides.
+  target.registerElements = 24;
+  return target;
 }
 
 llvm::ArrayRef<llvm::StringRef> TargetDescription::getGpuChips() {
@@ -109,6 +132,12 @@ TargetDescription::findModeSizeViolation(Mode mode, int64_t size,
     if (size > maxBlockSize)
       return "scope size " + std::to_string(size) + " exceeds " +
              std::to_string(maxBlockSize) + " threads per block";
+    return std::nullopt;
+  case Mode::frep:
+    if (size > frepRepetitions)
+      return "scope size " + std::to_string(size) + " exceeds the " +
+             std::to_string(frepRepetitions) +
+             " repetitions of the FREP sequencer";
     return std::nullopt;
   case Mode::gpu_warp:
     if (size != warpSize)

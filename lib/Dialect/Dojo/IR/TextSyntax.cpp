@@ -93,6 +93,8 @@ llvm::StringRef getModeSuffix(dojo::Mode mode) {
     return "b";
   case dojo::Mode::gpu_warp:
     return "w";
+  case dojo::Mode::frep:
+    return "f";
   }
   llvm_unreachable("unknown mode");
 }
@@ -105,6 +107,7 @@ std::optional<dojo::Mode> symbolizeModeSuffix(llvm::StringRef suffix) {
       .Case("g", dojo::Mode::gpu_grid)
       .Case("b", dojo::Mode::gpu_block)
       .Case("w", dojo::Mode::gpu_warp)
+      .Case("f", dojo::Mode::frep)
       .Default(std::nullopt);
 }
 
@@ -200,24 +203,33 @@ void printOperand(llvm::raw_ostream &os, Attribute operand) {
 }
 
 void printStatement(llvm::raw_ostream &os, dojo::LeafOp leaf) {
+  auto printMark = [&](unsigned position) {
+    if (std::optional<unsigned> depth = leaf.getStreamDepth(position))
+      os << ":s" << *depth;
+  };
   os << leaf.getArray();
   printIndexList(os, leaf.getIndices());
+  printMark(0);
   os << " " << getReduceSpelling(leaf.getReduce()) << "= ";
   ArrayRef<Attribute> inputs = leaf.getInputs().getValue();
+  auto printInput = [&](unsigned i) {
+    printOperand(os, inputs[i]);
+    printMark(i + 1);
+  };
   OpKind kind = leaf.getKind();
   if (char symbol = getInfixSymbol(kind); symbol && inputs.size() == 2) {
-    printOperand(os, inputs[0]);
+    printInput(0);
     os << " " << symbol << " ";
-    printOperand(os, inputs[1]);
+    printInput(1);
     return;
   }
   if (kind == OpKind::copy && inputs.size() == 1) {
-    printOperand(os, inputs[0]);
+    printInput(0);
     return;
   }
   os << dojo::stringifyOpKind(kind) << "(";
-  llvm::interleaveComma(inputs, os,
-                        [&](Attribute a) { printOperand(os, a); });
+  llvm::interleaveComma(llvm::seq<unsigned>(0, inputs.size()), os,
+                        [&](unsigned i) { printInput(i); });
   os << ")";
 }
 

@@ -33,7 +33,8 @@ def Dojo_Mode : I32EnumAttr<"Mode", "scope execution mode", [
     I32EnumAttrCase<"vector", 3>,
     I32EnumAttrCase<"gpu_grid", 4>,
     I32EnumAttrCase<"gpu_block", 5>,
-    I32EnumAttrCase<"gpu_warp", 6>]> {
+    I32EnumAttrCase<"gpu_warp", 6>,
+    I32EnumAttrCase<"frep", 7>]> {
   let cppNamespace = "::perfdojo::dojo";
 }
 

@@ -127,11 +127,26 @@ def Dojo_LeafOp : Dojo_Op<"leaf", [ParentOneOf<["KernelOp", "ScopeOp"]>]> {
     dojo.leaf c[{0}, {1} ] += a[{0}, {2} ] * b[{2}, {1} ]
     dojo.leaf m[{0} ] max= x[{0}, {1} ]
     dojo.leaf y[{0} ] = exp(x[{0} ])
+    dojo.leaf t[0] += x[{0} ]:s0 * y[{0} ]:s0
     ```
+    `:s<e>` after an access marks an SSR stream (Snitch) that starts at the
+    scope of depth `e` on the leaf's path: `streams` holds one entry per
+    operand, the output's first, with the start depth or -1. Like modes,
+    stream marks never change results (docs/ir.md, "Stream marks").
   }];
   let arguments = (ins StrAttr:$array, AffineMapAttr:$indices,
                        Dojo_OpKind:$kind, Dojo_ReduceKind:$reduce,
-                       ArrayAttr:$inputs);
+                       ArrayAttr:$inputs,
+                       OptionalAttr<DenseI64ArrayAttr>:$streams);
+  let builders = [
+    // A leaf without stream marks.
+    OpBuilder<(ins "::mlir::StringAttr":$array,
+                   "::mlir::AffineMapAttr":$indices, "OpKindAttr":$kind,
+                   "ReduceKindAttr":$reduce, "::mlir::ArrayAttr":$inputs), [{
+      build($_builder, $_state, array, indices, kind, reduce, inputs,
+            ::mlir::DenseI64ArrayAttr());
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
@@ -139,6 +154,11 @@ def Dojo_LeafOp : Dojo_Op<"leaf", [ParentOneOf<["KernelOp", "ScopeOp"]>]> {
     unsigned getDepth();
     /// Number of operands the operation `kind` takes.
     static unsigned getArity(OpKind kind);
+    /// The depth where operand `position` (0 the output, i + 1 input i)
+    /// starts its SSR stream, if it is streamed.
+    std::optional<unsigned> getStreamDepth(unsigned position);
+    /// Marks operand `position` as a stream from `depth`, or unmarks it.
+    void setStreamDepth(unsigned position, std::optional<unsigned> depth);
   }];
 }
 

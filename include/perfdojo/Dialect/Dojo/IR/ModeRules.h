@@ -12,6 +12,8 @@
 //   :g    on GPU blocks            seq, :u, :v, :g, :b, :w -
 //   :b    on threads of a block    seq, :u, :v, :b, :w     a :g scope
 //   :w    on lanes of a warp       seq, :u, :v, :w         a :b scope
+//   :f    repeated by Snitch's     :u (straight-line FP    -
+//         FREP sequencer           code only)
 //
 // `:p :v :g :b :w` are concurrent: their iterations may run at the same
 // time, so their legality is a race-freedom condition (KernelInvariants.h).

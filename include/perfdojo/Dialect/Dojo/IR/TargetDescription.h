@@ -14,6 +14,7 @@
 #define PERFDOJO_DIALECT_DOJO_IR_TARGETDESCRIPTION_H
 
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Target/Snitch/SnitchCore.h"
 
 #include <cstdint>
 #include <optional>
@@ -48,6 +49,12 @@ struct TargetDescription {
   /// launch together; the opt-in maximum of the largest part, Hopper's
   /// 227 KiB, by default).
   int64_t sharedBytes = 232448;
+  /// SSR data movers (Snitch's stream semantic registers): operands that
+  /// may stream at once; 0 for a target without streams.
+  int64_t streamDataMovers = snitch::StreamLimits().dataMovers;
+  /// Repetitions of one FREP body (a `:f` scope's size): the Snitch
+  /// sequencer's limit (Target/Snitch/SnitchCore.h).
+  int64_t frepRepetitions = snitch::FrepLimits().maxRepetitions;
   /// Blocks of one GPU launch (the product of its `:g` sizes): the grid's
   /// x dimension.
   int64_t maxGridBlocks = (int64_t(1) << 31) - 1;
@@ -85,6 +92,10 @@ struct TargetDescription {
   /// `:v` of 16 bytes (one 128-bit load per thread), `:g`, `:b`, `:w`, and
   /// the part's block-shared memory. nullopt for another name.
   static std::optional<TargetDescription> getGpu(llvm::StringRef chip);
+  /// One Snitch compute core (Target/Snitch/SnitchCore.h holds its
+  /// hardware facts): seq and `:u` scopes, every buffer in its TCDM
+  /// (`heap`, `stack`, `reg`, `tcdm`), 64-bit FP registers.
+  static TargetDescription getSnitch();
   /// The chip names getGpu accepts, for messages.
   static llvm::ArrayRef<llvm::StringRef> getGpuChips();
 };

@@ -44,6 +44,27 @@ struct Statement {
   dojo::OpKind kind = dojo::OpKind::copy;
   dojo::ReduceKind reduce = dojo::ReduceKind::none;
   llvm::SmallVector<mlir::Attribute, 2> inputs;
+  /// SSR stream marks `:s<e>`: entry 0 for the output, i + 1 for input i;
+  /// the depth where the operand's stream starts, or -1. Empty when no
+  /// operand is streamed.
+  llvm::SmallVector<int64_t, 3> streams;
+
+  /// Records the mark of operand `position` (0 the output), if any.
+  void setStream(unsigned position, std::optional<unsigned> depth) {
+    if (!depth)
+      return;
+    if (streams.size() <= position)
+      streams.resize(position + 1, -1);
+    streams[position] = *depth;
+  }
+  /// The marks with one entry per operand, or empty.
+  llvm::SmallVector<int64_t, 3> getStreams() const {
+    if (streams.empty())
+      return {};
+    llvm::SmallVector<int64_t, 3> all(streams);
+    all.resize(inputs.size() + 1, -1);
+    return all;
+  }
 };
 
 /// A parsed buffer declaration, ready to become a `dojo.buffer`.
@@ -116,9 +137,47 @@ public:
       return src.emitError("expected the name of the output array");
     if (!parseIndexList(stmt.indices))
       return false;
+    std::optional<unsigned> stream;
+    if (!parseOptionalStreamMark(stream))
+      return false;
+    stmt.setStream(0, stream);
     if (!parseAssignment(stmt.reduce))
       return false;
     return parseRhs(stmt);
+  }
+
+  /// `:s<e>` after an access: the operand is an SSR stream that starts at
+  /// depth e (docs/ir.md, "Stream marks").
+  bool parseOptionalStreamMark(std::optional<unsigned> &depth) {
+    if (!src.consumeIf(':'))
+      return true;
+    std::string word;
+    unsigned value;
+    bool parsed = src.parseOptionalIdentifier(word);
+    llvm::StringRef digits(word);
+    if (!parsed || !digits.consume_front("s") ||
+        digits.getAsInteger(10, value))
+      return src.emitErrorAtLastToken(
+          "expected a stream mark ':s<depth>' after ':'");
+    if (value >= kMaxScopeDepth)
+      return src.emitErrorAtLastToken("stream depth " + llvm::Twine(value) +
+                                      " exceeds the limit of " +
+                                      llvm::Twine(kMaxScopeDepth));
+    depth = value;
+    return true;
+  }
+
+  /// An operand and its optional stream mark, as input `position` - 1.
+  bool parseMarkedOperand(Statement &stmt, mlir::Attribute &operand) {
+    std::optional<unsigned> stream;
+    if (!parseOptionalStreamMark(stream))
+      return false;
+    if (stream && !llvm::isa<dojo::AccessAttr>(operand))
+      return src.emitErrorAtLastToken(
+          "only an array access can be a stream");
+    stmt.setStream(stmt.inputs.size() + 1, stream);
+    stmt.inputs.push_back(operand);
+    return true;
   }
 
   bool parseBufferDecl(BufferDecl &decl) {
@@ -314,14 +373,13 @@ private:
       if (src.consumeIf('('))
         return parseCall(name, nameLoc, stmt);
       mlir::Attribute first;
-      if (!parseOperandAfterName(name, first))
+      if (!parseOperandAfterName(name, first) ||
+          !parseMarkedOperand(stmt, first))
         return false;
-      stmt.inputs.push_back(first);
     } else {
       mlir::Attribute first;
-      if (!parseOperand(first))
+      if (!parseOperand(first) || !parseMarkedOperand(stmt, first))
         return false;
-      stmt.inputs.push_back(first);
     }
     using dojo::OpKind;
     OpKind kind;
@@ -339,10 +397,7 @@ private:
     }
     stmt.kind = kind;
     mlir::Attribute second;
-    if (!parseOperand(second))
-      return false;
-    stmt.inputs.push_back(second);
-    return true;
+    return parseOperand(second) && parseMarkedOperand(stmt, second);
   }
 
   template <typename Loc>
@@ -353,9 +408,8 @@ private:
     stmt.kind = *kind;
     do {
       mlir::Attribute operand;
-      if (!parseOperand(operand))
+      if (!parseOperand(operand) || !parseMarkedOperand(stmt, operand))
         return false;
-      stmt.inputs.push_back(operand);
     } while (src.consumeIf(','));
     if (!src.consumeIf(')'))
       return src.emitError("expected ',' or ')' after function operand");
