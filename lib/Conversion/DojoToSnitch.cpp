@@ -35,7 +35,16 @@
 //  6. A leaf loads its memory operands into FP temporaries (a reg element
 //     or a constant is used in its own register), computes in its output's
 //     type (f32 or f64) and stores or reduces into the output; `+= a * b` is
-//     one `fmadd`, into the output's register when it is a reg element.
+//     one `fmadd`, into the output's register when it is a reg element or
+//     promoted (7).
+//  7. Scalar promotion: a loop of (5) keeps a memory output element whose
+//     address does not change over the loop in an FP register, loaded
+//     before the loop and stored after it, when nothing else in the loop
+//     can see the memory copy (promoteInvariantOutputs has the
+//     conditions). The leaf then uses the register like a reg element: a
+//     dot product's accumulator costs no load and store per iteration. The
+//     outermost loop that qualifies promotes it; an `:u` scope inside the
+//     loop promotes one register per element its iterations name.
 // Modes the Snitch target lacks (TargetDescription::getSnitch) are refused.
 //
 //===----------------------------------------------------------------------===//
@@ -52,6 +61,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -93,6 +103,10 @@ constexpr llvm::StringLiteral kFpPool[] = {
     "fs1", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7", "fs8",  "fs9",
     "fs10", "fs11"};
 constexpr unsigned kArgumentRegisters = 8;
+/// The most FP temporaries one leaf takes at once (lowerLeaf: two loaded
+/// operands, a memory accumulator and the value). Scalar promotion leaves
+/// this many FP registers free, so that it never makes a leaf run out.
+constexpr unsigned kLeafTemporaries = 4;
 
 /// Whether `value` fits an I-type immediate.
 bool isImm12(int64_t value) { return value >= -2048 && value <= 2047; }
@@ -145,6 +159,17 @@ struct FpFormat {
   llvm::StringRef store() const { return isDouble ? "fsd" : "fsw"; }
   /// The conversion into this format from the other one.
   llvm::StringRef convert() const { return isDouble ? "fcvt.d.s" : "fcvt.s.d"; }
+};
+
+/// A memory element kept in an FP register for the duration of a loop
+/// (scalar promotion): `elements` from `pointer` (its address as
+/// emitElementAddress takes it), loaded into `reg` before the loop and
+/// stored back after it.
+struct PromotedElement {
+  const Pointer *pointer;
+  int64_t elements;
+  std::string reg;
+  FpFormat format;
 };
 
 std::optional<FpFormat> getFpFormat(Type type) {
@@ -275,6 +300,22 @@ private:
   /// The memory operand `imm(reg)` of a memory access at the current
   /// iteration; a large offset is first added into the scratch register.
   std::string emitAddress(const Access &access);
+  /// The memory operand of the element `elements` from `pointer`.
+  std::string emitElementAddress(const Pointer &pointer, int64_t elements);
+  /// The part of a memory access's address the pointer does not hold, in
+  /// elements: its constant relative to the pointer's and the values of the
+  /// open unrolled scopes.
+  int64_t getCompileTimeElements(const Access &access) const;
+  /// Scalar promotion (7) at the loop `scope`, about to open at depth
+  /// scopes.size(): the output elements of its leaves that stay in FP
+  /// registers for the whole loop, loaded here.
+  llvm::SmallVector<PromotedElement> promoteInvariantOutputs(ScopeOp scope);
+  /// The elements, relative to its pointer, that the output of `leaf`
+  /// names during one run of the loop `scope` at the current iteration of
+  /// the open scopes, when they are invariant over that loop (none of the
+  /// loops from `scope` down depends on it) and at most `limit`.
+  std::optional<llvm::SmallVector<int64_t>>
+  getInvariantElements(LeafOp leaf, ScopeOp scope, size_t limit) const;
   /// The register of the element of a register buffer that `access` names
   /// at the current iteration.
   FailureOr<std::string> getRegisterElement(LeafOp leaf, const Access &access);
@@ -321,6 +362,10 @@ private:
   /// (leaf, operand position), and the base registers it allocated.
   std::map<std::pair<Operation *, unsigned>, std::string> streamRegisters;
   llvm::SmallVector<std::string, 3> streamBases;
+  /// The register of each element promoted by an open loop, by its pointer
+  /// and its element offset from it.
+  std::map<std::pair<const Pointer *, int64_t>, std::string> promotedRegisters;
+  llvm::DenseSet<const Pointer *> promotedPointers;
 };
 
 void KernelLowering::emitAddImmediate(llvm::StringRef dst, llvm::StringRef src,
@@ -753,6 +798,7 @@ LogicalResult KernelLowering::lowerScopeBody(ScopeOp scope) {
   FailureOr<std::string> counter = allocateInteger(scope);
   if (failed(counter))
     return failure();
+  llvm::SmallVector<PromotedElement> promoted = promoteInvariantOutputs(scope);
   scopes.push_back(OpenScope{size, *counter});
   emit("li", {*counter, std::to_string(size)});
   std::string loop = newLabel();
@@ -774,6 +820,14 @@ LogicalResult KernelLowering::lowerScopeBody(ScopeOp scope) {
   emit("bnez", {*counter, loop});
   release(*counter);
   scopes.pop_back();
+  // The promoted elements go back to memory; their pointers did not move.
+  for (const PromotedElement &element : promoted) {
+    emit(element.format.store(),
+         {element.reg, emitElementAddress(*element.pointer, element.elements)});
+    promotedRegisters.erase({element.pointer, element.elements});
+    promotedPointers.erase(element.pointer);
+    release(element.reg);
+  }
   // Undo this scope's advance, except where the pointers die next.
   if (!isLastEmitted(scope))
     for (Pointer *pointer : moving)
@@ -781,6 +835,96 @@ LogicalResult KernelLowering::lowerScopeBody(ScopeOp scope) {
                        -pointer->elementOffset.coeff(depth) *
                            pointer->elementBytes * size);
   return success();
+}
+
+std::optional<llvm::SmallVector<int64_t>>
+KernelLowering::getInvariantElements(LeafOp leaf, ScopeOp scope,
+                                     size_t limit) const {
+  const Access &output = leafAccesses.find(leaf)->second.front();
+  // The scopes from `scope` down to the leaf, by depth.
+  llvm::SmallVector<ScopeOp, 8> path;
+  for (auto inner = cast<ScopeOp>(leaf->getParentOp());;
+       inner = cast<ScopeOp>(inner->getParentOp())) {
+    path.push_back(inner);
+    if (inner == scope)
+      break;
+  }
+  std::reverse(path.begin(), path.end());
+  // At iteration zero of every scope from `scope` down; each unrolled one
+  // multiplies the set by its values, a loop (or `:f` scope) that moves the
+  // address disqualifies it.
+  llvm::SmallVector<int64_t> elements = {getCompileTimeElements(output)};
+  for (auto [i, inner] : llvm::enumerate(path)) {
+    int64_t coeff = output.elementOffset.coeff(scopes.size() + i);
+    if (coeff == 0)
+      continue;
+    if (!isUnrolled(inner))
+      return std::nullopt;
+    llvm::SmallVector<int64_t> next;
+    for (int64_t element : elements)
+      for (int64_t value = 0, e = inner.getSize(); value < e; ++value)
+        if (!llvm::is_contained(next, element + coeff * value)) {
+          if (next.size() == limit)
+            return std::nullopt;
+          next.push_back(element + coeff * value);
+        }
+    elements = std::move(next);
+  }
+  llvm::sort(elements);
+  return elements;
+}
+
+llvm::SmallVector<PromotedElement>
+KernelLowering::promoteInvariantOutputs(ScopeOp scope) {
+  // An output element of a leaf in the loop is promoted when (all of them
+  // conservative, so that the register can never go stale or be missed):
+  //  - it is memory: not a reg element (a register already) and not a
+  //    write stream (a stream register, never read);
+  //  - its address does not change over the loop: no loop or `:f` scope
+  //    from this one down moves it. Unrolled scopes may: each element their
+  //    iterations name gets its own register. The enclosing scopes are at
+  //    their current iteration for the whole loop;
+  //  - it is the only access in the loop's subtree to its buffer (any array
+  //    stored in it, read or written, the same leaf's inputs included), so
+  //    no other instruction in the loop reads or writes the memory copy;
+  //  - no enclosing loop promoted it already (the outermost loop that
+  //    qualifies saves the most);
+  //  - its registers leave kLeafTemporaries FP registers free; otherwise
+  //    it stays in memory.
+  // Its pointer then moves with none of the loops from this one down (its
+  // coefficients there are zero), so the loop adds no increment for it,
+  // and the store after the loop uses the address of the load before.
+  llvm::SmallVector<LeafOp> leaves = collectLeaves(scope);
+  llvm::DenseMap<Operation *, unsigned> uses;
+  for (LeafOp leaf : leaves)
+    for (const Access &access : leafAccesses[leaf])
+      if (access.buffer)
+        ++uses[access.buffer];
+  llvm::SmallVector<PromotedElement> promoted;
+  for (LeafOp leaf : leaves) {
+    const Access &output = leafAccesses[leaf].front();
+    if (!output.pointer || output.stream || uses[output.buffer] != 1 ||
+        promotedPointers.contains(output.pointer))
+      continue;
+    unsigned free = fps.countFree();
+    if (free <= kLeafTemporaries)
+      break;
+    std::optional<llvm::SmallVector<int64_t>> elements =
+        getInvariantElements(leaf, scope, free - kLeafTemporaries);
+    if (!elements)
+      continue;
+    BufferOp buffer = output.buffer;
+    FpFormat format = *getFpFormat(buffer.getElementType());
+    promotedPointers.insert(output.pointer);
+    for (int64_t element : *elements) {
+      // Cannot fail: the registers were counted above.
+      std::string reg = *allocateFp(leaf);
+      emit(format.load(), {reg, emitElementAddress(*output.pointer, element)});
+      promotedRegisters[{output.pointer, element}] = reg;
+      promoted.push_back(PromotedElement{output.pointer, element, reg, format});
+    }
+  }
+  return promoted;
 }
 
 void KernelLowering::emitIndexValue(const LinearForm &form,
@@ -804,15 +948,23 @@ void KernelLowering::emitIndexValue(const LinearForm &form,
   }
 }
 
-std::string KernelLowering::emitAddress(const Access &access) {
+int64_t KernelLowering::getCompileTimeElements(const Access &access) const {
   // The pointer holds the loops' part of the address; the unrolled
   // variables' and the constant's (relative to the pointer's) remain.
-  const Pointer &pointer = *access.pointer;
   int64_t elements =
-      access.elementOffset.constant - pointer.elementOffset.constant;
+      access.elementOffset.constant - access.pointer->elementOffset.constant;
   for (auto [k, scope] : llvm::enumerate(scopes))
     if (!scope.isLoop())
       elements += access.elementOffset.coeff(k) * scope.value;
+  return elements;
+}
+
+std::string KernelLowering::emitAddress(const Access &access) {
+  return emitElementAddress(*access.pointer, getCompileTimeElements(access));
+}
+
+std::string KernelLowering::emitElementAddress(const Pointer &pointer,
+                                               int64_t elements) {
   int64_t bytes = elements * pointer.elementBytes;
   if (isImm12(bytes))
     return std::to_string(bytes) + "(" + pointer.reg + ")";
@@ -903,8 +1055,9 @@ LogicalResult KernelLowering::lowerLeaf(LeafOp leaf) {
   llvm::StringRef sfx = format.suffix();
   auto op = [&](llvm::StringRef name) { return (name + sfx).str(); };
   const Access &output = leafAccesses[leaf].front();
-  // The output's register when it is an element of a register buffer:
-  // the leaf computes into it, with no load and no store.
+  // The output's register when it is an element of a register buffer or
+  // promoted by a loop: the leaf computes into it, with no load and no
+  // store.
   std::string outputReg;
   // A write stream's register takes the value like a register element; it
   // is never read (the stream rule keeps reductions off write streams).
@@ -916,6 +1069,12 @@ LogicalResult KernelLowering::lowerLeaf(LeafOp leaf) {
     if (failed(reg))
       return failure();
     outputReg = *reg;
+  } else {
+    // A promoted element is a register for the whole loop that promoted it.
+    auto promoted = promotedRegisters.find(
+        {output.pointer, getCompileTimeElements(output)});
+    if (promoted != promotedRegisters.end())
+      outputReg = promoted->second;
   }
   llvm::SmallVector<std::string, 3> temporaries;
   auto done = [&]() {

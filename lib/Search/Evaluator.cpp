@@ -150,6 +150,8 @@ std::optional<Evaluation> Evaluator::lookup(const std::string &key) {
         if (status && parseStatus(*status)) {
           e.status = *parseStatus(*status);
           e.seconds = o->getNumber("seconds").value_or(0);
+          if (std::optional<int64_t> cycles = o->getInteger("cycles"))
+            e.cycles = *cycles;
           e.compileMs = o->getNumber("compile_ms").value_or(0);
           e.workerSeconds = o->getNumber("worker_s").value_or(0);
           e.message = o->getString("message").value_or("").str();
@@ -174,6 +176,8 @@ std::string Evaluator::getKey(llvm::StringRef text) const {
   // Times on a GPU and on the CPU are different evaluations of one text.
   if (!options.gpuChip.empty())
     return hashKernelText(text) + "-" + options.gpuChip;
+  if (options.snitch)
+    return hashKernelText(text) + "-snitch";
   return hashKernelText(text) + "-t" + std::to_string(options.threads);
 }
 
@@ -298,13 +302,15 @@ void Evaluator::store(const Evaluation &e) {
   llvm::raw_fd_ostream os(options.cacheDir + "/" + e.key + ".json", ec);
   if (ec)
     return;
-  os << llvm::json::Value(
-      llvm::json::Object{{"status", stringifyEvaluationStatus(e.status)},
-                         {"seconds", e.seconds},
-                         {"compile_ms", e.compileMs},
-                         {"worker_s", e.workerSeconds},
-                         {"message", e.message},
-                         {"numerics", e.numerics}});
+  llvm::json::Object o{{"status", stringifyEvaluationStatus(e.status)},
+                       {"seconds", e.seconds},
+                       {"compile_ms", e.compileMs},
+                       {"worker_s", e.workerSeconds},
+                       {"message", e.message},
+                       {"numerics", e.numerics}};
+  if (e.cycles)
+    o["cycles"] = int64_t(*e.cycles);
+  os << llvm::json::Value(std::move(o));
 }
 
 std::string Evaluator::describeMemoryLimit() const {
@@ -343,7 +349,9 @@ Evaluation Evaluator::runWorker(const std::string &text,
   bool haveReference =
       !referencePath.empty() && llvm::sys::fs::exists(referencePath);
   RunOptions run;
-  if (!options.gpuChip.empty()) {
+  if (options.snitch) {
+    run.engine = RunEngine::Snitch;
+  } else if (!options.gpuChip.empty()) {
     run.engine = RunEngine::Cuda;
     run.gpuChip = options.gpuChip;
   } else {
@@ -437,5 +445,7 @@ Evaluation Evaluator::runWorker(const std::string &text,
           (e.message.empty() ? "" : "; ") + output.name + ": " + output.note;
   if (report->compile)
     e.compileMs = report->compile->totalMs;
+  if (report->snitch)
+    e.cycles = report->snitch->cycles;
   return e;
 }

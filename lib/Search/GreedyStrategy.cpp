@@ -10,6 +10,10 @@
 //      the CPU mode moves until none is legal: set_vector, set_unroll on
 //      scopes of at most kUnrollSize iterations, set_parallel.
 //
+// On a Snitch target, phases 2-3 are the Snitch greedy rules instead
+// (SnitchExpertRules.h): accumulators in registers, SSR streams and FREP
+// wherever legal.
+//
 // It evaluates the original kernel and the result of each phase; the best
 // of them is the result. The heuristic strategy is the cost-aware sibling.
 //
@@ -18,6 +22,7 @@
 #include "perfdojo/Search/Strategies.h"
 
 #include "MoveRules.h"
+#include "perfdojo/Search/SnitchExpertRules.h"
 
 using namespace perfdojo;
 using namespace perfdojo::dojo;
@@ -46,6 +51,13 @@ public:
   void run(SearchContext &context) override {
     Game game = runNaivePass(context);
     size_t before = game.history().size();
+    if (isSnitchTarget(context.getMoveOptions().target)) {
+      // Snitch: SSR and FREP wherever legal (SnitchExpertRules.h).
+      applySnitchGreedyRules(game);
+      if (game.history().size() != before)
+        context.evaluate(game.history());
+      return;
+    }
 
     splitByVectorWidth(game, context.getMoveOptions());
     placeInternalBuffers(game);

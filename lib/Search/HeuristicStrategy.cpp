@@ -1,6 +1,8 @@
 //===- HeuristicStrategy.cpp - the expert passes --------------------------===//
 //
-// On a GPU target, the GPU expert rules (GpuExpertRules.h). On a CPU, the
+// On a Snitch target, the naive rules then the Snitch expert rules
+// (SnitchExpertRules.h). On a GPU target, the GPU expert rules
+// (GpuExpertRules.h). On a CPU, the
 // rules an expert applies on a vector CPU, each through legal moves only
 // (an illegal rule application is skipped):
 //
@@ -43,6 +45,7 @@
 #include "perfdojo/Moves/Selector.h"
 
 #include "perfdojo/Search/GpuExpertRules.h"
+#include "perfdojo/Search/SnitchExpertRules.h"
 #include "MoveRules.h"
 #include "RegisterBlocking.h"
 
@@ -99,6 +102,15 @@ public:
     context.evaluate({});
     KernelOp original = context.getOriginal();
     const MoveOptions &options = context.getMoveOptions();
+    if (isSnitchTarget(options.target)) {
+      // Snitch: naive, then its expert rules (SnitchExpertRules.h).
+      Game game(original, options);
+      applyNaiveRules(game);
+      applySnitchExpertRules(game);
+      if (!game.history().empty())
+        context.evaluate(game.history());
+      return;
+    }
     if (options.target.supports(Mode::gpu_grid) &&
         !options.target.supports(Mode::parallel)) {
       // A GPU: its own rules (GpuExpertRules.h), one program.

@@ -135,6 +135,10 @@ llvm::json::Value perfdojo::toJSON(const SearchReport &report) {
                            {"time_s", *report.libtorch.seconds}};
   else
     json["libtorch"] = llvm::json::Object{{"reason", report.libtorch.reason}};
+  if (result.baseline && result.baseline->evaluation.cycles)
+    json["original_cycles"] = int64_t(*result.baseline->evaluation.cycles);
+  if (result.best && result.best->evaluation.cycles)
+    json["best_cycles"] = int64_t(*result.best->evaluation.cycles);
   if (result.best) {
     json["best_time_s"] = result.bestSeconds;
     if (report.searchBest)
@@ -214,8 +218,10 @@ void perfdojo::printSearchSummary(const SearchReport &report,
        << " runs each, in " << llvm::format("%.1f", report.finalSeconds)
        << " s\n";
   if (result.baseline) {
-    os << "  original kernel: " << formatSeconds(result.baselineSeconds)
-       << " (naive, as written)\n";
+    os << "  original kernel: " << formatSeconds(result.baselineSeconds);
+    if (result.baseline->evaluation.cycles)
+      os << " (" << *result.baseline->evaluation.cycles << " cycles)";
+    os << " (naive, as written)\n";
     // A valid original's message is what it says about numerics (its own
     // error against the f64 reference).
     if (!result.baseline->evaluation.message.empty())
@@ -228,8 +234,10 @@ void perfdojo::printSearchSummary(const SearchReport &report,
   else
     os << "  libtorch:        " << torch.reason << "\n";
   if (result.best) {
-    os << "  best kernel:     " << formatSeconds(result.bestSeconds)
-       << " after " << result.best->moves.size() << " move(s)";
+    os << "  best kernel:     " << formatSeconds(result.bestSeconds);
+    if (result.best->evaluation.cycles)
+      os << " (" << *result.best->evaluation.cycles << " cycles)";
+    os << " after " << result.best->moves.size() << " move(s)";
     if (result.baseline)
       os << llvm::format(": speedup %.2fx over the original",
                          result.baselineSeconds / result.bestSeconds);

@@ -49,7 +49,9 @@ static cl::opt<std::string> strategyName(
     cl::cat(searchCategory));
 static cl::opt<std::string> targetName(
     "target", cl::init("cpu"),
-    cl::desc("What the kernel is optimized for: cpu (this machine, default) "
+    cl::desc("What the kernel is optimized for: cpu (this machine, default), "
+             "snitch (one Snitch core: candidates run on its executable "
+             "model, perfdojo-run --engine=snitch, and cost their cycles) "
              "or a GPU chip (sm_80, sm_86, sm_89, sm_90: candidates run "
              "through the CUDA driver, perfdojo-run --engine=cuda)"),
     cl::cat(searchCategory));
@@ -316,12 +318,16 @@ static int toolMain(int argc, char **argv) {
   options.cacheDir = cacheDir;
   if (targetName == "cpu") {
     options.moves.target = TargetDescription::getCpu();
+  } else if (targetName == "snitch") {
+    // Candidates run on the Snitch model (docs/snitch.md).
+    options.moves.target = TargetDescription::getSnitch();
+    options.snitch = true;
   } else if (runsOnCuda(targetName)) {
     options.moves.target = *TargetDescription::getGpu(targetName);
     options.gpuChip = targetName;
   } else {
     // Candidates are timed through the CUDA runtime: the NVIDIA chips.
-    llvm::SmallVector<llvm::StringRef> targets = {"cpu"};
+    llvm::SmallVector<llvm::StringRef> targets = {"cpu", "snitch"};
     llvm::copy_if(TargetDescription::getGpuChips(), std::back_inserter(targets),
                   runsOnCuda);
     llvm::errs() << "perfdojo-search: unknown --target '" << targetName
@@ -395,7 +401,9 @@ static int toolMain(int argc, char **argv) {
     report.bestPath = evaluateBestPath(evaluator, best->moves);
   report.bestPathSeconds =
       search.getElapsedSeconds() - report.searchSeconds - report.finalSeconds;
-  if (compareTorch)
+  if (options.snitch)
+    report.libtorch.reason = "not measured (libtorch does not run on Snitch)";
+  else if (compareTorch)
     report.libtorch = timeLibtorch((toolDir + "/perfdojo-run-torch").str(),
                                    inputFile, threads, reps, timeout);
   else

@@ -50,6 +50,8 @@ struct Evaluation {
   EvaluationStatus status = EvaluationStatus::Failed;
   /// Median run time in seconds (status Ok only).
   double seconds = 0;
+  /// Cycles of a run on the Snitch model (status Ok, Snitch target only).
+  std::optional<uint64_t> cycles;
   double compileMs = 0;
   /// Wall-clock seconds of the worker process (0 when not run).
   double workerSeconds = 0;
@@ -91,6 +93,9 @@ struct EvaluatorOptions {
   /// The GPU chip candidates run on (`perfdojo-run --engine=cuda`), or ""
   /// for the CPU. `moves.target` describes the same target.
   std::string gpuChip;
+  /// Candidates run on the Snitch model (`perfdojo-run --engine=snitch`):
+  /// their time is their cycles at the core's clock, and one run is exact.
+  bool snitch = false;
   MoveOptions moves;
 };
 
