@@ -180,6 +180,47 @@ std::optional<FpFormat> getFpFormat(Type type) {
   return std::nullopt;
 }
 
+/// The constants of exp(x) in `format` (emitExp): x is clamped to
+/// [lo, hi] so that 2^n stays a normal number, n = round(x log2(e)),
+/// r = x - n ln2 (ln2 split in a high part exact in n * ln2Hi and a low
+/// part, Cody and Waite), and e^r a Taylor polynomial of the degree that
+/// keeps its error below the format's rounding on |r| <= ln2 / 2
+/// (12 for f64: 0.347^13 / 13! = 2e-16; 7 for f32: 5e-9).
+struct ExpConstants {
+  double lo, hi, log2e, ln2Hi, ln2Lo;
+  llvm::SmallVector<double, 13> taylor; ///< 1/k!, k = 0 .. degree
+  llvm::SmallVector<double, 20> all() const {
+    llvm::SmallVector<double, 20> values = {lo, hi, log2e, ln2Hi, ln2Lo};
+    values.append(taylor.begin(), taylor.end());
+    return values;
+  }
+};
+
+ExpConstants getExpConstants(FpFormat format) {
+  ExpConstants c;
+  c.log2e = 1.4426950408889634;
+  unsigned degree;
+  if (format.isDouble) {
+    c.lo = -708.0;
+    c.hi = 709.0;
+    c.ln2Hi = 6.93147180369123816490e-01;
+    c.ln2Lo = 1.90821492927058770002e-10;
+    degree = 12;
+  } else {
+    c.lo = -87.0;
+    c.hi = 88.0;
+    c.ln2Hi = 0.693145751953125;
+    c.ln2Lo = 1.428606765330187045e-06;
+    degree = 7;
+  }
+  double term = 1;
+  for (unsigned k = 0; k <= degree; ++k) {
+    c.taylor.push_back(term);
+    term /= k + 1;
+  }
+  return c;
+}
+
 /// Whether a scope's variable is a compile-time value in the emitted code:
 /// its body is emitted once per iteration. Every other scope is a loop.
 bool isUnrolled(ScopeOp scope) {
@@ -329,6 +370,13 @@ private:
               llvm::SmallVectorImpl<std::string> &temporaries);
   FailureOr<std::string> loadConstant(Operation *where, double value,
                                       FpFormat format);
+  /// The register of a constant loaded before the top-level node.
+  std::string getConstant(double value, FpFormat format) const;
+  /// out = exp(x) in `format`, with two FP temporaries of `leaf` (out may be
+  /// x); the constants are loaded (getExpConstants).
+  LogicalResult emitExp(LeafOp leaf, llvm::StringRef x, llvm::StringRef out,
+                        FpFormat format,
+                        llvm::SmallVectorImpl<std::string> &temporaries);
   void emitIndexValue(const LinearForm &form, llvm::StringRef dst);
   void emitPrologueAndEpilogue();
 
@@ -430,7 +478,10 @@ void KernelLowering::release(llvm::StringRef reg) {
 
 LogicalResult KernelLowering::layOutFrame() {
   unsigned arguments = 0;
-  int64_t offset = 0;
+  // The constant slot first, so its `sw`/`fld` offsets fit 12 bits
+  // whatever the internal buffers take; the buffers after it.
+  constantSlot = 0;
+  int64_t offset = 8;
   for (BufferOp buffer : kernel.getBuffers()) {
     if (!getFpFormat(buffer.getElementType()))
       return buffer.emitError()
@@ -456,8 +507,7 @@ LogicalResult KernelLowering::layOutFrame() {
     offset += llvm::alignTo(getStorageElements(buffer) * getElementBytes(buffer),
                             8);
   }
-  constantSlot = offset;
-  frameBytes = offset + 8;
+  frameBytes = offset;
   for (llvm::StringLiteral reg : kTemporaryPool)
     integers.add(reg);
   for (unsigned a = arguments; a < kArgumentRegisters; ++a)
@@ -508,14 +558,12 @@ LogicalResult KernelLowering::checkNode(Operation *node) {
       }
     } else if (auto leaf = dyn_cast<LeafOp>(op)) {
       switch (leaf.getKind()) {
-      case OpKind::exp:
       case OpKind::log:
       case OpKind::tanh:
-      case OpKind::sigmoid:
         leaf.emitError() << "'" << stringifyOpKind(leaf.getKind())
                          << "' has no Snitch lowering yet (the FPU has no "
                             "transcendental unit and no polynomial is "
-                            "emitted for it)";
+                            "emitted for it; exp and sigmoid have one)";
         return WalkResult::interrupt();
       default:
         break;
@@ -576,6 +624,56 @@ FailureOr<std::string> KernelLowering::loadConstant(Operation *where,
     emit("fld", {*reg, slot + "(sp)"});
   }
   return *reg;
+}
+
+std::string KernelLowering::getConstant(double value, FpFormat format) const {
+  uint64_t bits = format.isDouble
+                      ? llvm::bit_cast<uint64_t>(value)
+                      : llvm::bit_cast<uint32_t>(static_cast<float>(value));
+  return constants.at({bits, format.isDouble});
+}
+
+LogicalResult
+KernelLowering::emitExp(LeafOp leaf, llvm::StringRef x, llvm::StringRef out,
+                        FpFormat format,
+                        llvm::SmallVectorImpl<std::string> &temporaries) {
+  // 1. n = round(clamp(x) log2(e)), in the scratch register; 2. r = x - n
+  // ln2 in two steps; 3. e^r by Horner; 4. 2^n from its bits (exponent n +
+  // bias, built in the frame's constant slot for f64), times e^r.
+  ExpConstants c = getExpConstants(format);
+  auto op = [&](llvm::StringRef name) { return (name + format.suffix()).str(); };
+  auto k = [&](double value) { return getConstant(value, format); };
+  FailureOr<std::string> r = allocateFp(leaf), p = allocateFp(leaf);
+  if (failed(r) || failed(p))
+    return failure();
+  temporaries.push_back(*r);
+  temporaries.push_back(*p);
+  std::string n = kScratch.str();
+  emit(op("fmax"), {*r, x.str(), k(c.lo)});
+  emit(op("fmin"), {*r, *r, k(c.hi)});
+  emit(op("fmul"), {*p, *r, k(c.log2e)});
+  emit(format.isDouble ? "fcvt.w.d" : "fcvt.w.s", {n, *p});
+  emit(format.isDouble ? "fcvt.d.w" : "fcvt.s.w", {*p, n});
+  emit(op("fnmsub"), {*r, *p, k(c.ln2Hi), *r});
+  emit(op("fnmsub"), {*r, *p, k(c.ln2Lo), *r});
+  unsigned degree = c.taylor.size() - 1;
+  emit(op("fmadd"), {*p, k(c.taylor[degree]), *r, k(c.taylor[degree - 1])});
+  for (unsigned i = degree - 1; i-- > 0;)
+    emit(op("fmadd"), {*p, *p, *r, k(c.taylor[i])});
+  if (format.isDouble) {
+    emit("addi", {n, n, "1023"});
+    emit("slli", {n, n, "20"});
+    std::string slot = std::to_string(constantSlot);
+    emit("sw", {"zero", slot + "(sp)"});
+    emit("sw", {n, std::to_string(constantSlot + 4) + "(sp)"});
+    emit("fld", {*r, slot + "(sp)"});
+  } else {
+    emit("addi", {n, n, "127"});
+    emit("slli", {n, n, "23"});
+    emit("fmv.w.x", {*r, n});
+  }
+  emit(op("fmul"), {out.str(), *p, *r});
+  return success();
 }
 
 LogicalResult KernelLowering::lowerTopLevelNode(Operation *node) {
@@ -648,9 +746,14 @@ LogicalResult KernelLowering::lowerTopLevelNode(Operation *node) {
     if (leaf.getKind() == OpKind::relu &&
         failed(loadConstant(leaf, 0.0, format)))
       return failure();
-    if (leaf.getKind() == OpKind::rsqrt &&
+    if ((leaf.getKind() == OpKind::rsqrt ||
+         leaf.getKind() == OpKind::sigmoid) &&
         failed(loadConstant(leaf, 1.0, format)))
       return failure();
+    if (leaf.getKind() == OpKind::exp || leaf.getKind() == OpKind::sigmoid)
+      for (double constant : getExpConstants(format).all())
+        if (failed(loadConstant(leaf, constant, format)))
+          return failure();
   }
   if (failed(lowerNode(node)))
     return failure();
@@ -1195,14 +1298,53 @@ LogicalResult KernelLowering::lowerLeaf(LeafOp leaf) {
     emit(op("fmax"), {value, operands[0],
                       constants.at({0, format.isDouble})});
     break;
+  case OpKind::exp:
+    if (outputStreams)
+      return leaf.emitError() << "exp into a write stream has no Snitch "
+                                 "lowering";
+    if (failed(emitExp(leaf, operands[0], value, format, temporaries)))
+      return failure();
+    break;
+  case OpKind::sigmoid: {
+    // 1 / (1 + exp(-x)), the interpreter's formula.
+    if (outputStreams)
+      return leaf.emitError() << "sigmoid into a write stream has no Snitch "
+                                 "lowering";
+    FailureOr<std::string> e = allocateFp(leaf);
+    if (failed(e))
+      return failure();
+    temporaries.push_back(*e);
+    emit(op("fsgnjn"), {*e, operands[0], operands[0]});
+    if (failed(emitExp(leaf, *e, *e, format, temporaries)))
+      return failure();
+    std::string one = getConstant(1.0, format);
+    emit(op("fadd"), {*e, *e, one});
+    emit(op("fdiv"), {value, one, *e});
+    break;
+  }
   default:
     return leaf.emitError() << "'" << stringifyOpKind(leaf.getKind())
                             << "' has no Snitch lowering";
   }
   switch (leaf.getReduce()) {
   case ReduceKind::none:
-    if (outputReg.empty())
+    if (outputReg.empty()) {
+      // A read stream's register is only an operand of FP computations
+      // (storing it would be a memory access of the stream register): a
+      // streamed copy goes through a temporary.
+      bool streamed = llvm::any_of(streamRegisters, [&](const auto &entry) {
+        return entry.second == value;
+      });
+      if (streamed) {
+        FailureOr<std::string> reg = allocateFp(leaf);
+        if (failed(reg))
+          return failure();
+        temporaries.push_back(*reg);
+        emit(op("fsgnj"), {*reg, value, value});
+        value = *reg;
+      }
       emit(format.store(), {value, emitAddress(output)});
+    }
     return done();
   case ReduceKind::add:
     emit(op("fadd"), {accumulator, accumulator, value});

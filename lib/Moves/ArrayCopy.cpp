@@ -94,7 +94,9 @@ void perfdojo::moves::renameArray(Operation *root, StringRef from,
 }
 
 std::optional<StringRef> perfdojo::moves::getCopySource(LeafOp leaf) {
-  if (!leaf || leaf.getKind() != OpKind::copy ||
+  // A streamed copy is none the copy moves make: undoing them would drop
+  // its stream marks.
+  if (!leaf || leaf.getStreams() || leaf.getKind() != OpKind::copy ||
       leaf.getReduce() != ReduceKind::none || leaf.getInputs().size() != 1)
     return std::nullopt;
   auto access = dyn_cast<AccessAttr>(leaf.getInputs()[0]);

@@ -66,6 +66,7 @@ AffineMap shiftedMap(AffineMap map, unsigned d, int64_t k) {
 bool isShiftedLeaf(LeafOp a, LeafOp b, unsigned d, int64_t k) {
   if (a.getArray() != b.getArray() || a.getKind() != b.getKind() ||
       a.getReduce() != b.getReduce() ||
+      a.getStreamsAttr() != b.getStreamsAttr() ||
       shiftedMap(a.getIndices(), d, k) != b.getIndices() ||
       a.getInputs().size() != b.getInputs().size())
     return false;

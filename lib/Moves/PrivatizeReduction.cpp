@@ -491,7 +491,8 @@ private:
     if (!isSameIndexList(updateIndex, withVariable(p.outIndex, p.e)) || p.e < p.d ||
         p.e >= update.getDepth() ||
         int64_t(cast<ScopeOp>(ancestorAtDepth(update, p.e)).getSize()) != n ||
-        p.init.getKind() != OpKind::copy ||
+        p.init.getKind() != OpKind::copy || p.init.getStreams() ||
+        p.combine.getStreams() ||
         p.init.getReduce() != ReduceKind::none || !identity || !expected ||
         identity.getValueAsDouble() != *expected ||
         !isSameIndexList(getIndexForms(p.init.getIndices()), atD) ||

@@ -222,8 +222,10 @@ LeafOp matchCopyNest(Operation *root, ArrayRef<int64_t> shape) {
       return {};
     op = &scope.getBlock().front();
   }
+  // A stream mark on the copy would be lost by unstaging (stage_region
+  // makes none), so such a nest is not the pattern.
   auto leaf = dyn_cast<LeafOp>(op);
-  if (!leaf || !getCopySource(leaf) ||
+  if (!leaf || leaf.getStreams() || !getCopySource(leaf) ||
       !isSameIndexList(leaf.getIndices(),
                        getNestIndex(depth, shape.size(), root->getContext())))
     return {};

@@ -142,9 +142,9 @@ def ConvertDojoToSnitchPass
 
     Refused with a diagnostic: element types other than f32 and f64, more
     than eight argument buffers, modes the Snitch target lacks (anything but
-    plain and `:u`, which runs as a loop), GPU locations, exp, log, tanh and
-    sigmoid (no polynomial is emitted for them yet), and top-level scopes
-    that need more registers than the core has.
+    plain, `:u` and `:f`), GPU locations, log and tanh (exp and sigmoid
+    are emitted as a range reduction and a polynomial), and top-level
+    scopes that need more registers than the core has.
   }];
   let dependentDialects = ["::perfdojo::snitch::SnitchDialect"];
 }
