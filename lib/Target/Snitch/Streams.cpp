@@ -21,16 +21,9 @@ using namespace perfdojo::snitch;
 using llvm::Twine;
 
 namespace {
-// Configuration word indices (the runtime's enum, §2.2).
-constexpr unsigned kStatusWord = 0;
-constexpr unsigned kRepeatWord = 1;
-constexpr unsigned kBoundsWord = 2;
-constexpr unsigned kStridesWord = 6;
-constexpr unsigned kReadPointerWord = 24;
-constexpr unsigned kWritePointerWord = 28;
-constexpr unsigned kWordCount = 32;
-/// address = word << kWordShift | dm.
-constexpr unsigned kWordShift = 5;
+// The word numbers are SsrWords.h's; address = word << kSsrWordShift | dm.
+constexpr unsigned kWordCount = kSsrWordCount;
+constexpr unsigned kWordShift = kSsrWordShift;
 constexpr uint32_t kMoverMask = (1u << kWordShift) - 1;
 // STATUS layout: bits [31:27] = {done, write, dims - 1, indirect}, the low
 // bits the current pointer.

@@ -16,6 +16,7 @@
 #define PERFDOJO_LIB_TARGET_SNITCH_STREAMS_H
 
 #include "perfdojo/Target/Snitch/SnitchCore.h"
+#include "perfdojo/Target/Snitch/SsrWords.h"
 
 #include "llvm/Support/Error.h"
 
@@ -62,7 +63,7 @@ public:
   std::vector<uint64_t> getElementCounts() const;
 
 private:
-  static constexpr unsigned kMaxLoops = 4;
+  static constexpr unsigned kMaxLoops = kSsrMaxLoops;
 
   /// A running (or finished) stream: its configuration as captured at start
   /// (later configuration writes go to the next job) and its progress.

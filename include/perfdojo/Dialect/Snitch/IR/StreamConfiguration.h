@@ -3,28 +3,20 @@
 // How a stream's pattern (absolute strides, outermost level first) becomes
 // the words of its data mover (iterations - 1 and delta strides, innermost
 // level 0), stated once for the lowering and its tests. The word numbers
-// are the Xssr register map (docs/snitch.md, "Stream configuration").
+// are the Xssr register map (Target/Snitch/SsrWords.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_DIALECT_SNITCH_IR_STREAMCONFIGURATION_H
 #define PERFDOJO_DIALECT_SNITCH_IR_STREAMCONFIGURATION_H
 
 #include "perfdojo/Dialect/Snitch/IR/Snitch.h"
+#include "perfdojo/Target/Snitch/SsrWords.h"
 
 #include <cstdint>
 #include <optional>
 #include <vector>
 
 namespace perfdojo::snitch {
-
-/// Configuration words of one data mover.
-enum SsrWord : int64_t {
-  kRepeatWord = 1,       ///< deliveries of each read element, minus one
-  kBoundsWord = 2,       ///< + level: iterations of the level, minus one
-  kStridesWord = 6,      ///< + level: delta stride of the level, in bytes
-  kReadPointerWord = 24, ///< + rank - 1: start a read stream
-  kWritePointerWord = 28 ///< + rank - 1: start a write stream
-};
 
 /// One `scfgwi`: a constant `value`, or the integer register `pointer`
 /// when it is not empty, written to `word` of mover `dm`.
