@@ -1,7 +1,8 @@
 //===- HeuristicStrategy.cpp - the expert passes --------------------------===//
 //
 // On a Snitch target, the naive rules then the Snitch expert rules
-// (SnitchExpertRules.h). On a GPU target, the GPU expert rules
+// (SnitchExpertRules.h), and the naive rules then the greedy rules as a
+// second candidate; the faster wins. On a GPU target, the GPU expert rules
 // (GpuExpertRules.h). On a CPU, the
 // rules an expert applies on a vector CPU, each through legal moves only
 // (an illegal rule application is skipped):
@@ -103,12 +104,20 @@ public:
     KernelOp original = context.getOriginal();
     const MoveOptions &options = context.getMoveOptions();
     if (isSnitchTarget(options.target)) {
-      // Snitch: naive, then its expert rules (SnitchExpertRules.h).
-      Game game(original, options);
-      applyNaiveRules(game);
-      applySnitchExpertRules(game);
-      if (!game.history().empty())
-        context.evaluate(game.history());
+      // Snitch: naive, then its expert rules (SnitchExpertRules.h); the
+      // greedy rules alone are the second candidate, since interleaving a
+      // short reduction can cost more than the latency it hides.
+      llvm::StringSet<> programs;
+      for (bool interleave : {true, false}) {
+        Game game(original, options);
+        applyNaiveRules(game);
+        if (interleave)
+          applySnitchExpertRules(game);
+        else
+          applySnitchGreedyRules(game);
+        if (!game.history().empty() && programs.insert(game.print()).second)
+          context.evaluate(game.history());
+      }
       return;
     }
     if (options.target.supports(Mode::gpu_grid) &&

@@ -16,7 +16,9 @@
 //               is a multiple of the FPU latency L (of the output's type,
 //               SnitchCore.h) is split by L, the reduction privatized over
 //               the L-scope (`privatize_reduction`: L independent
-//               accumulators hide the latency), and the L-scopes unrolled.
+//               accumulators hide the latency), and the L-scopes unrolled;
+//               the heuristic strategy also times the greedy program and
+//               keeps the faster.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_SEARCH_SNITCHEXPERTRULES_H
