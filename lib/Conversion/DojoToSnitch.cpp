@@ -18,9 +18,10 @@
 //     read is that register, a write or reduction computes into it.
 //  3. Every top-level node of the tree is lowered on its own. Before it,
 //     each constant gets an FP register and each memory access of each of
-//     its leaves a pointer register; the accesses of one leaf to one buffer
-//     that move alike along every loop share one, set to the first one's
-//     address at iteration zero.
+//     its leaves a pointer register; the accesses to one buffer that move
+//     alike along every loop share one (across leaves: every loop steps
+//     its pointers back after it), set to the first one's address at
+//     iteration zero.
 //  4. A `:u` scope is unrolled: its body is emitted `size` times with the
 //     scope's variable a compile-time value. A scope of size 1 is its body,
 //     the variable 0. A memory access adds the part of its address that is
@@ -699,12 +700,15 @@ LogicalResult KernelLowering::lowerTopLevelNode(Operation *node) {
       for (unsigned k = 0; k < loops.size(); ++k)
         if (loops[k])
           moving.coeffs[k] = access.elementOffset.coeff(k);
-      // A stream's base pointer moves differently: it is its own.
-      for (const Access &existing : accesses)
-        if (!access.stream && existing.pointer && !existing.stream &&
+      // Leaves share a pointer that moves alike: every loop steps it back
+      // after its last iteration, so it is at the same base whenever
+      // another leaf's loop starts. A stream's base pointer moves
+      // differently (not inside its stream): it is its own.
+      for (Pointer &existing : pointers)
+        if (!access.stream && !existing.streamFrom &&
             existing.buffer == buffer &&
-            hasSameCoefficients(existing.pointer->elementOffset, moving)) {
-          access.pointer = existing.pointer;
+            hasSameCoefficients(existing.elementOffset, moving)) {
+          access.pointer = &existing;
           accesses.push_back(access);
           return;
         }
