@@ -3,7 +3,8 @@
 // Two modes:
 //  * mlir-translate with the dojo translations (`--import-dojo`,
 //    `--export-dojo`, the move-script translations, `--snitch-to-asm`);
-//  * with `--emit=llvm|asm|obj|c-header`, the ahead-of-time compiler: it
+//  * with `--emit=llvm|asm|obj|c-header` (or `snitch-asm`, RISC-V
+//    assembly for a Snitch core), the ahead-of-time compiler: it
 //    reads one or more `.dojo` or MLIR files, gathers their kernels into one
 //    library (loadKernelLibrary, Target/DojoText), and writes LLVM IR,
 //    assembly, an object file or the C header declaring the kernels, for
@@ -69,7 +70,9 @@ int aotMain(int argc, char **argv) {
   cl::opt<std::string> emit(
       "emit", cl::Required,
       cl::desc("What to write: llvm (optimized LLVM IR), asm, obj, c-header "
-               "(prototypes of the kernels)"),
+               "(prototypes of the kernels), or snitch-asm (RISC-V assembly "
+               "for one Snitch core, for llvm-mc; --target and -O do not "
+               "apply)"),
       cl::cat(category));
   std::string targetHelp =
       ("Target: " + getSupportedTargetsHelp() + " (default: host)").str();
@@ -98,10 +101,11 @@ int aotMain(int argc, char **argv) {
       "PerfDojo ahead-of-time compiler: kernels to LLVM IR, assembly, "
       "objects and C headers\n");
 
+  bool snitchAssembly = emit == "snitch-asm";
   std::optional<EmitKind> kind = parseEmitKind(emit);
-  if (!kind)
+  if (!kind && !snitchAssembly)
     return fail("unknown --emit kind '" + emit +
-                "' (expected one of: " + getEmitKindsHelp() + ")");
+                "' (expected one of: " + getEmitKindsHelp() + ", snitch-asm)");
   if (optLevel > 3)
     return fail("-O" + llvm::Twine(optLevel.getValue()) +
                 ": the optimization level is 0-3");
@@ -123,6 +127,18 @@ int aotMain(int argc, char **argv) {
       loadKernelLibrary(paths, &context, kernelName);
   if (!library)
     return 1;
+
+  if (snitchAssembly) {
+    std::string error;
+    std::unique_ptr<llvm::ToolOutputFile> file =
+        openOutputFile(output, &error);
+    if (!file)
+      return fail("cannot open '" + output + "': " + error);
+    if (failed(emitKernelsAsSnitchAssembly(*library, file->os())))
+      return 1;
+    file->keep();
+    return 0;
+  }
 
   EmitOptions options;
   options.kind = *kind;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Target/SnitchAssembly/SnitchAssembly.h"
+#include "perfdojo/Conversion/Passes.h"
 #include "perfdojo/Dialect/Snitch/IR/Snitch.h"
 #include "perfdojo/Dialect/Snitch/Transforms/Passes.h"
 
@@ -138,6 +139,15 @@ LogicalResult perfdojo::lowerAndEmitSnitchAssembly(ModuleOp module,
   if (failed(pm.run(module)))
     return failure();
   return emitSnitchAssembly(module, os);
+}
+
+LogicalResult perfdojo::emitKernelsAsSnitchAssembly(ModuleOp library,
+                                                    llvm::raw_ostream &os) {
+  PassManager pm(library.getContext());
+  pm.addPass(createConvertDojoToSnitchPass());
+  if (failed(pm.run(library)))
+    return failure();
+  return lowerAndEmitSnitchAssembly(library, os);
 }
 
 void perfdojo::registerSnitchTranslations() {

@@ -27,6 +27,13 @@ mlir::LogicalResult emitSnitchAssembly(mlir::Operation *root,
 mlir::LogicalResult lowerAndEmitSnitchAssembly(mlir::ModuleOp module,
                                                llvm::raw_ostream &os);
 
+/// Lowers every `dojo.kernel` of `library` for a Snitch core
+/// (`convert-dojo-to-snitch`, then `snitch-lower-to-isa`) and emits the
+/// assembly: `perfdojo-translate --emit=snitch-asm`. Errors are reported at
+/// the kernels.
+mlir::LogicalResult emitKernelsAsSnitchAssembly(mlir::ModuleOp library,
+                                                llvm::raw_ostream &os);
+
 /// Registers `--snitch-to-asm` with mlir-translate (perfdojo-translate).
 void registerSnitchTranslations();
 
