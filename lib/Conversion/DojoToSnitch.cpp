@@ -245,21 +245,10 @@ llvm::SmallVector<bool, 8> getLoopDepths(LeafOp leaf) {
   return loops;
 }
 
-/// The element offset of an access with index `map` into `buffer`: its
-/// index forms weighted by the buffer's element strides (0 along `:N`
-/// dimensions).
+/// The element offset of an access with index `map` into `buffer`
+/// (PhysicalLayout.h).
 LinearForm getElementOffset(BufferOp buffer, AffineMap map) {
-  llvm::SmallVector<LinearForm, 4> forms = getIndexForms(map);
-  llvm::SmallVector<int64_t, 4> strides = getElementStrides(buffer);
-  LinearForm offset;
-  for (auto [form, stride] : llvm::zip(forms, strides)) {
-    offset.constant += form.constant * stride;
-    if (offset.coeffs.size() < form.coeffs.size())
-      offset.coeffs.resize(form.coeffs.size(), 0);
-    for (auto [k, coeff] : llvm::enumerate(form.coeffs))
-      offset.coeffs[k] += coeff * stride;
-  }
-  return offset;
+  return perfdojo::getElementOffset(buffer, getIndexForms(map));
 }
 
 /// Whether two element offsets have the same coefficients (constants aside).

@@ -279,32 +279,26 @@ llvm::Error Parser::parseLine(StringRef text) {
   return parseInstruction(*info, rest);
 }
 
-llvm::Expected<Operand> Parser::parseOperand(StringRef text, OperandKind kind,
-                                             StringRef mnemonic,
-                                             unsigned index) {
-  auto fail = [&](StringRef expected) -> llvm::Error {
-    return lineError(line, "operand " + Twine(index + 1) + " of '" + mnemonic +
-                               "': expected " + expected + ", got '" + text +
-                               "'");
-  };
+std::optional<Operand> perfdojo::snitch::parseOperandText(StringRef text,
+                                                         OperandKind kind) {
   switch (kind) {
   case OperandKind::IntegerRegister:
     if (auto reg = parseIntegerRegister(text.lower()))
       return Operand::integerRegister(*reg);
-    return fail("an integer register");
+    return std::nullopt;
   case OperandKind::FpRegister:
     if (auto reg = parseFpRegister(text.lower()))
       return Operand::fpRegister(*reg);
-    return fail("an FP register");
+    return std::nullopt;
   case OperandKind::Immediate:
     if (auto value = parseInteger(text))
       return Operand::immediate(*value);
-    return fail("an integer");
+    return std::nullopt;
   case OperandKind::Memory: {
     // `offset(base)` or `(base)`.
     size_t open = text.find('(');
     if (open == StringRef::npos || !text.ends_with(")"))
-      return fail("a memory operand 'offset(register)'");
+      return std::nullopt;
     StringRef offsetText = text.take_front(open).trim();
     StringRef baseText = text.slice(open + 1, text.size() - 1).trim();
     std::optional<int64_t> offset = offsetText.empty()
@@ -312,15 +306,41 @@ llvm::Expected<Operand> Parser::parseOperand(StringRef text, OperandKind kind,
                                         : parseInteger(offsetText);
     std::optional<unsigned> base = parseIntegerRegister(baseText.lower());
     if (!offset || !base)
-      return fail("a memory operand 'offset(register)'");
+      return std::nullopt;
     return Operand::memory(*offset, *base);
   }
   case OperandKind::Label:
     if (isIdentifier(text))
       return Operand::labelRef(text);
-    return fail("a label");
+    return std::nullopt;
   }
-  return fail("an operand");
+  return std::nullopt;
+}
+
+llvm::StringRef perfdojo::snitch::describeOperandKind(OperandKind kind) {
+  switch (kind) {
+  case OperandKind::IntegerRegister:
+    return "an integer register";
+  case OperandKind::FpRegister:
+    return "an FP register";
+  case OperandKind::Immediate:
+    return "an integer";
+  case OperandKind::Memory:
+    return "a memory operand 'offset(register)'";
+  case OperandKind::Label:
+    return "a label";
+  }
+  return "an operand";
+}
+
+llvm::Expected<Operand> Parser::parseOperand(StringRef text, OperandKind kind,
+                                             StringRef mnemonic,
+                                             unsigned index) {
+  if (std::optional<Operand> operand = parseOperandText(text, kind))
+    return *operand;
+  return lineError(line, "operand " + Twine(index + 1) + " of '" + mnemonic +
+                             "': expected " + describeOperandKind(kind) +
+                             ", got '" + text + "'");
 }
 
 llvm::Error Parser::checkRange(int64_t value, Range range, StringRef mnemonic,

@@ -341,6 +341,27 @@ snitch.function @negative_operand_kind {
 
 // -----
 
+snitch.function @negative_immediate_kind {
+  // expected-error @below {{operand 3 of 'addi' must be an integer, got 'abc'}}
+  snitch.insn "addi" ["a0", "a0", "abc"]
+}
+
+// -----
+
+snitch.function @negative_memory_kind {
+  // expected-error @below {{operand 2 of 'fld' must be a memory operand 'offset(register)', got '8(ft1)'}}
+  snitch.insn "fld" ["ft3", "8(ft1)"]
+}
+
+// -----
+
+snitch.function @negative_label_kind {
+  // expected-error @below {{operand 3 of 'bne' must be a label, got '8'}}
+  snitch.insn "bne" ["a0", "a1", "8"]
+}
+
+// -----
+
 snitch.function @negative_unknown_label {
   // expected-error @below {{branches to 'nowhere', which is no label of this function}}
   snitch.insn "bne" ["a0", "a1", "nowhere"]

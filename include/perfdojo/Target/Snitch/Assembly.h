@@ -78,6 +78,14 @@ llvm::Expected<Program> parseAssembly(llvm::StringRef text);
 /// parseAssembly of the file at `path`.
 llvm::Expected<Program> parseAssemblyFile(llvm::StringRef path);
 
+/// `text` read as one operand of `kind` (registers in any case, integers
+/// with a sign or a 0x/0b prefix, `offset(register)` or `(register)`, an
+/// assembler symbol for a label), or nullopt if it is not one. The
+/// assembler and the snitch dialect's verifier both read operands by it.
+std::optional<Operand> parseOperandText(llvm::StringRef text, OperandKind kind);
+/// How messages name an operand kind: "an integer register", ...
+llvm::StringRef describeOperandKind(OperandKind kind);
+
 /// x0-x31 or an ABI name (zero ra sp gp tp t0-t6 s0-s11 fp a0-a7).
 std::optional<unsigned> parseIntegerRegister(llvm::StringRef name);
 /// f0-f31 or an ABI name (ft0-ft11 fs0-fs11 fa0-fa7).

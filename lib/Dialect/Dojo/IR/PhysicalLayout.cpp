@@ -22,12 +22,24 @@ SmallVector<int64_t, 4> perfdojo::getElementStrides(BufferOp buffer) {
   return strides;
 }
 
+LinearForm perfdojo::getElementOffset(BufferOp buffer,
+                                      ArrayRef<LinearForm> forms) {
+  LinearForm offset;
+  for (auto [form, stride] : llvm::zip(forms, getElementStrides(buffer))) {
+    offset.constant =
+        saturatingAdd(offset.constant, saturatingMul(form.constant, stride));
+    if (offset.coeffs.size() < form.coeffs.size())
+      offset.coeffs.resize(form.coeffs.size(), 0);
+    for (auto [k, coeff] : llvm::enumerate(form.coeffs))
+      offset.coeffs[k] =
+          saturatingAdd(offset.coeffs[k], saturatingMul(coeff, stride));
+  }
+  return offset;
+}
+
 int64_t perfdojo::getStrideAlong(BufferOp buffer, ArrayRef<LinearForm> forms,
                                  unsigned depth) {
-  int64_t stride = 0;
-  for (auto [form, s] : llvm::zip(forms, getElementStrides(buffer)))
-    stride = saturatingAdd(stride, saturatingMul(form.coeff(depth), s));
-  return stride;
+  return getElementOffset(buffer, forms).coeff(depth);
 }
 
 int64_t perfdojo::getStorageElements(BufferOp buffer) {

@@ -1,10 +1,8 @@
 //===- InstructionFacts.cpp - what a snitch.insn does ---------------------===//
 
 #include "perfdojo/Dialect/Snitch/IR/InstructionFacts.h"
-#include "perfdojo/Target/Snitch/Instructions.h"
 #include "perfdojo/Target/Snitch/Assembly.h"
-
-#include "llvm/ADT/StringExtras.h"
+#include "perfdojo/Target/Snitch/Instructions.h"
 
 using namespace mlir;
 using namespace perfdojo;
@@ -16,70 +14,6 @@ bool snitch::isIntegerRegisterName(llvm::StringRef name) {
 
 bool snitch::isFloatRegisterName(llvm::StringRef name) {
   return parseFpRegister(name).has_value();
-}
-
-/// The base register of a memory operand `imm(reg)`, if it is one.
-static std::optional<llvm::StringRef> getMemoryBase(llvm::StringRef operand) {
-  size_t open = operand.find('(');
-  if (open == llvm::StringRef::npos || !operand.ends_with(")"))
-    return std::nullopt;
-  int64_t offset;
-  llvm::StringRef immediate = operand.take_front(open).trim();
-  if (!immediate.empty() && immediate.getAsInteger(0, offset))
-    return std::nullopt;
-  llvm::StringRef base = operand.slice(open + 1, operand.size() - 1).trim();
-  if (!isIntegerRegisterName(base))
-    return std::nullopt;
-  return base;
-}
-
-static bool isImmediate(llvm::StringRef operand) {
-  int64_t value;
-  return !operand.getAsInteger(0, value);
-}
-
-/// A label: an assembler symbol that is no register or number.
-static bool isLabel(llvm::StringRef operand) {
-  if (operand.empty() || isImmediate(operand) ||
-      isIntegerRegisterName(operand) || isFloatRegisterName(operand))
-    return false;
-  if (!(llvm::isAlpha(operand.front()) || operand.front() == '_'))
-    return false;
-  return llvm::all_of(operand, [](char c) {
-    return llvm::isAlnum(c) || c == '_' || c == '.';
-  });
-}
-
-static llvm::StringRef describeKind(OperandKind kind) {
-  switch (kind) {
-  case OperandKind::IntegerRegister:
-    return "an integer register";
-  case OperandKind::FpRegister:
-    return "an FP register";
-  case OperandKind::Immediate:
-    return "an integer immediate";
-  case OperandKind::Memory:
-    return "a memory operand 'offset(register)'";
-  case OperandKind::Label:
-    return "a label";
-  }
-  return "an operand";
-}
-
-static bool fitsKind(llvm::StringRef operand, OperandKind kind) {
-  switch (kind) {
-  case OperandKind::IntegerRegister:
-    return isIntegerRegisterName(operand);
-  case OperandKind::FpRegister:
-    return isFloatRegisterName(operand);
-  case OperandKind::Immediate:
-    return isImmediate(operand);
-  case OperandKind::Memory:
-    return getMemoryBase(operand).has_value();
-  case OperandKind::Label:
-    return isLabel(operand);
-  }
-  return false;
 }
 
 std::optional<std::string> snitch::findOperandError(InsnOp insn) {
@@ -111,10 +45,12 @@ std::optional<std::string> snitch::findOperandError(InsnOp insn) {
         .str();
   for (auto [position, operand, spec] :
        llvm::enumerate(operands, info->operands)) {
-    if (fitsKind(operand, spec.kind))
+    // The assembler's own reading of the operand (Assembly.h).
+    if (parseOperandText(operand, spec.kind))
       continue;
     return ("operand " + llvm::Twine(position + 1) + " of '" + mnemonic +
-            "' must be " + describeKind(spec.kind) + ", got '" + operand + "'")
+            "' must be " + describeOperandKind(spec.kind) + ", got '" +
+            operand + "'")
         .str();
   }
   return std::nullopt;

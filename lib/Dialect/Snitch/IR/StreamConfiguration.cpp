@@ -1,6 +1,7 @@
 //===- StreamConfiguration.cpp - SSR patterns to configuration words -----===//
 
 #include "perfdojo/Dialect/Snitch/IR/StreamConfiguration.h"
+#include "perfdojo/Target/Snitch/Assembly.h"
 #include "perfdojo/Target/Snitch/SnitchCore.h"
 
 #include <map>
@@ -10,11 +11,11 @@ using namespace perfdojo::snitch;
 
 std::optional<int64_t> snitch::getDataMover(llvm::StringRef reg,
                                             int64_t dataMovers) {
-  for (int64_t dm = 0; dm < dataMovers; ++dm)
-    if (reg == ("ft" + llvm::Twine(dm)).str() ||
-        reg == ("f" + llvm::Twine(dm)).str())
-      return dm;
-  return std::nullopt;
+  // Mover dm is bound to FP register f<dm> (ft<dm>).
+  std::optional<unsigned> number = parseFpRegister(reg);
+  if (!number || *number >= dataMovers)
+    return std::nullopt;
+  return *number;
 }
 
 std::vector<int64_t>

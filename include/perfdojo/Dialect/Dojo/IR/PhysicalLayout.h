@@ -20,9 +20,16 @@ namespace perfdojo {
 /// Row-major element strides of `buffer`'s dimensions over the allocated
 /// extents; 0 for `:N` dimensions. Saturates at INT64_MAX.
 llvm::SmallVector<int64_t, 4> getElementStrides(dojo::BufferOp buffer);
+/// The element offset of an access with index `forms` (one per dimension of
+/// `buffer`) from the buffer's first element: an affine form over the scope
+/// depths, each index weighted by its dimension's element stride
+/// (saturating).
+LinearForm getElementOffset(dojo::BufferOp buffer,
+                            llvm::ArrayRef<LinearForm> forms);
 /// How many elements an access with index `forms` (one per dimension of
 /// `buffer`) moves when the variable of depth `depth` grows by one
-/// (saturating: a coefficient of a size-1 scope may be any integer).
+/// (saturating: a coefficient of a size-1 scope may be any integer): the
+/// coefficient of `depth` in getElementOffset.
 int64_t getStrideAlong(dojo::BufferOp buffer,
                        llvm::ArrayRef<LinearForm> forms, unsigned depth);
 /// Allocated storage of `buffer` in elements: the product of the allocated
