@@ -1,16 +1,25 @@
 #!/usr/bin/env bash
 # Everything a GPU machine without LLVM needs to run the kernel library
-# after the GPU expert pass, in one directory (docs/gpu.md, "Running on a
-# GPU machine"):
+# after the GPU expert pass, in one directory (docs/gpu.md, "Running the
+# library on a GPU machine"):
 #
-#   scripts/gpu-bundle-library.sh BUILD OUT [CHIP] [KERNEL.dojo...]
+#   scripts/gpu-bundle-library.sh [--generate-inputs] BUILD OUT [CHIP] [KERNEL.dojo...]
 #
-# OUT/<kernel>/ gets mapped.dojo and mapped.moves (perfdojo-search
-# --map-only) and bundle/ (perfdojo-run --gpu-bundle: PTX, plan, inputs);
-# OUT/src/ gets the launcher's sources and OUT/run-all.sh builds the
-# launcher there and runs every bundle. Back here,
-# scripts/gpu-validate-library.sh BUILD OUT validates the outputs.
+# OUT/<kernel>/ gets original.dojo, mapped.dojo and mapped.moves
+# (perfdojo-search --map-only) and bundle/ (perfdojo-run --gpu-bundle: PTX,
+# plan, input recipe, check.json, and the input files unless
+# --generate-inputs: then the launcher regenerates them there, so kernels at
+# the paper's shapes travel as kilobytes). OUT/src/ gets the launcher's
+# sources and OUT/run-all.sh builds the launcher there and runs every
+# bundle. Back here, scripts/gpu-validate-library.sh BUILD OUT validates the
+# outputs; there, scripts/gpu-torch-check.py OUT judges them against
+# PyTorch and times PyTorch eager.
 set -euo pipefail
+INPUTS=true
+if [ "${1:-}" = "--generate-inputs" ]; then
+  INPUTS=false
+  shift
+fi
 BUILD=${1:?build directory}; OUT=${2:?output directory}; CHIP=${3:-sm_90}
 shift $(( $# >= 3 ? 3 : $# ))
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,24 +30,34 @@ for k in "${KERNELS[@]}"; do
   name=$(basename "$k" .dojo)
   "$BUILD/bin/perfdojo-search" "$k" --target="$CHIP" --map-only --out="$OUT/$name" > /dev/null
   cp "$k" "$OUT/$name/original.dojo"
+  # The original's reductions set the tolerances of check.json.
   "$BUILD/bin/perfdojo-run" "$OUT/$name/mapped.dojo" --gpu-chip="$CHIP" \
-    --gpu-bundle="$OUT/$name/bundle" > /dev/null
+    --baseline="$OUT/$name/original.dojo" --gpu-bundle="$OUT/$name/bundle" \
+    --gpu-bundle-inputs="$INPUTS" > /dev/null
   echo "bundled $name"
 done
 # The launcher builds from its sources alone (scripts/build-gpu-launcher.sh).
 mkdir -p "$OUT/src/scripts"
 cp -r "$ROOT/include" "$ROOT/lib" "$ROOT/tools" "$OUT/src/"
-cp "$ROOT/scripts/build-gpu-launcher.sh" "$OUT/src/scripts/"
+cp "$ROOT/scripts/build-gpu-launcher.sh" "$ROOT/scripts/gpu-torch-check.py" \
+  "$OUT/src/scripts/"
 cat > "$OUT/run-all.sh" <<'RUN'
 #!/usr/bin/env bash
-# On the GPU machine: build the launcher, run every bundle.
+# On the GPU machine: build the launcher, run every bundle. Inputs come from
+# the bundle's files or, where it has none, from its recipe (then saved to
+# inputs/ for gpu-torch-check.py). A bundle that runs longer than
+# PERFDOJO_BUNDLE_TIMEOUT seconds (default 300) is stopped and reported.
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 "$HERE/src/scripts/build-gpu-launcher.sh" "$HERE/bin" || exit 1
 status=0
 for b in "$HERE"/*/bundle; do
   plan=$(ls "$b"/*.plan); module=$(ls "$b"/*.ptx)
-  (cd "$b" && "$HERE/bin/perfdojo-gpu-launch" "$plan" "$module" --inputs inputs \
+  if [ -d "$b/inputs" ]; then inputs=(--inputs inputs)
+  else inputs=(--generate-inputs inputs.recipe --save-inputs inputs); fi
+  echo "== $(basename "$(dirname "$b")")"
+  (cd "$b" && timeout "${PERFDOJO_BUNDLE_TIMEOUT:-300}" \
+     "$HERE/bin/perfdojo-gpu-launch" "$plan" "$module" "${inputs[@]}" \
      --outputs outputs --json timing.json --warmup 3 --reps 20) || status=1
 done
 exit $status

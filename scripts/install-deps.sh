@@ -14,6 +14,9 @@ PACKAGES=(
   libopenblas0-openmp
   # perfdojo-search plots (scripts/plot-search.py).
   python3-matplotlib
+  # PyTorch in Debian's Python: scripts/gpu-torch-check.py's test (lit
+  # feature python-torch), and the Python package's agents.
+  python3-torch
   # Cross targets (perfdojo-translate --target=aarch64|riscv64|riscv64-v):
   # C cross compilers with their sysroots and qemu-user to run the results.
   qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu

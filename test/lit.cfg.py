@@ -1,5 +1,6 @@
 # -*- Python -*-
 import os
+import subprocess
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -48,6 +49,12 @@ import sys
 
 config.substitutions.append(
     ("%python", "/usr/bin/python3" if os.path.exists("/usr/bin/python3") else sys.executable))
+# PyTorch in Debian's Python (python3-torch), for the scripts that judge GPU
+# runs against it (feature `python-torch`).
+if subprocess.run(["/usr/bin/python3", "-c", "import torch"],
+                  stdout=subprocess.DEVNULL,
+                  stderr=subprocess.DEVNULL).returncode == 0:
+    config.available_features.add("python-torch")
 # A plain C++ compiler for scripts/build-gpu-launcher.sh (feature `host-cxx`).
 host_cxx = shutil.which("c++")
 if host_cxx:

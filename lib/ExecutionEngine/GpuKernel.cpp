@@ -3,13 +3,18 @@
 #include "perfdojo/ExecutionEngine/GpuKernel.h"
 #include "perfdojo/Conversion/GpuLaunchPlan.h"
 #include "perfdojo/Conversion/GpuPipeline.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
+#include "perfdojo/GpuRuntime/InputRecipe.h"
+#include "perfdojo/Runtime/Validation.h"
 #include "perfdojo/Support/FileIO.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -143,16 +148,12 @@ GpuKernel::run(std::vector<HostBuffer> &args,
   return result;
 }
 
-llvm::Error GpuKernel::writeBundle(llvm::StringRef dir,
-                                   llvm::ArrayRef<HostBuffer> args) const {
-  llvm::SmallString<128> inputs(dir);
-  llvm::sys::path::append(inputs, "inputs");
-  if (std::error_code ec = llvm::sys::fs::create_directories(inputs))
-    return llvm::createStringError("cannot create '" + inputs +
+llvm::Error GpuKernel::writeBundle(llvm::StringRef dir, dojo::KernelOp kernel,
+                                   dojo::KernelOp operatorKernel,
+                                   const GpuBundleOptions &options) const {
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return llvm::createStringError("cannot create '" + dir +
                                    "': " + ec.message());
-  auto packed = packArguments(args);
-  if (!packed)
-    return packed.takeError();
   auto path = [&](llvm::StringRef base, llvm::StringRef name) {
     llvm::SmallString<128> p(base);
     llvm::sys::path::append(p, name);
@@ -164,6 +165,57 @@ llvm::Error GpuKernel::writeBundle(llvm::StringRef dir,
   if (llvm::Error err = writeFile(
           path(dir, plan.kernel + "." + plan.binaryFormat), binary))
     return err;
+
+  rt::InputRecipe recipe;
+  recipe.seed = options.seed;
+  llvm::StringSet<> positive = findPositiveArrays(kernel);
+  for (const rt::PlanBuffer &buffer : plan.buffers)
+    if (buffer.isArgument() && buffer.role != rt::PlanBuffer::Role::Out &&
+        positive.contains(buffer.name))
+      recipe.positive.insert(buffer.name);
+  if (llvm::Error err = writeFile(path(dir, "inputs.recipe"), recipe.print()))
+    return err;
+
+  // What a checker on the GPU machine needs to judge the outputs without
+  // this library: shapes, types and Validation.h's tolerances.
+  int64_t reductionLength = getMaxReductionLength(operatorKernel);
+  llvm::json::Array buffers;
+  for (dojo::BufferOp buffer : kernel.getBuffers()) {
+    if (!buffer.isArgument())
+      continue;
+    llvm::json::Object entry{
+        {"name", buffer.getName()},
+        {"dtype", getElementTypeName(buffer.getElementType())},
+        {"shape", llvm::json::Array(buffer.getShape())},
+        {"role", dojo::stringifyRole(buffer.getRole())}};
+    if (buffer.getRole() != dojo::Role::in)
+      entry["relative_tolerance"] =
+          getRelativeTolerance(buffer.getElementType(), reductionLength);
+    buffers.push_back(std::move(entry));
+  }
+  llvm::json::Object check{{"kernel", plan.kernel},
+                           {"seed", int64_t(options.seed)},
+                           {"max_reduction_length", reductionLength},
+                           {"buffers", std::move(buffers)}};
+  std::string checkText;
+  llvm::raw_string_ostream checkStream(checkText);
+  checkStream << llvm::formatv("{0:2}", llvm::json::Value(std::move(check)))
+              << "\n";
+  if (llvm::Error err = writeFile(path(dir, "check.json"), checkText))
+    return err;
+
+  if (!options.inputFiles)
+    return llvm::Error::success();
+  std::vector<HostBuffer> args = allocateArguments(kernel);
+  fillInputs(kernel, args, options.seed);
+  llvm::SmallString<128> inputs(dir);
+  llvm::sys::path::append(inputs, "inputs");
+  if (std::error_code ec = llvm::sys::fs::create_directories(inputs))
+    return llvm::createStringError("cannot create '" + inputs +
+                                   "': " + ec.message());
+  auto packed = packArguments(args);
+  if (!packed)
+    return packed.takeError();
   size_t argument = 0;
   for (const rt::PlanBuffer &buffer : plan.buffers) {
     if (!buffer.isArgument())

@@ -4,6 +4,7 @@
 #include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 #include "perfdojo/Support/Float16.h"
+#include "perfdojo/Support/InputValues.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -279,30 +280,7 @@ perfdojo::allocateArguments(KernelOp kernel, std::optional<ScalarType> type) {
   return args;
 }
 
-namespace {
-/// splitmix64: small, fast, and good enough for test data.
-struct SplitMix64 {
-  uint64_t state;
-  uint64_t next() {
-    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-  }
-  /// Uniform in [0, 1) with 53 random bits.
-  double uniform() { return (next() >> 11) * 0x1.0p-53; }
-};
-
-uint64_t hashName(llvm::StringRef name) {
-  uint64_t h = 1469598103934665603ULL; // FNV-1a
-  for (char c : name)
-    h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  return h;
-}
-
-/// Arrays whose values must be positive: operands of log, sqrt, rsqrt and
-/// divisors.
-llvm::StringSet<> findPositiveArrays(KernelOp kernel) {
+llvm::StringSet<> perfdojo::findPositiveArrays(KernelOp kernel) {
   llvm::StringSet<> positive;
   kernel.walk([&](LeafOp leaf) {
     OpKind kind = leaf.getKind();
@@ -318,7 +296,6 @@ llvm::StringSet<> findPositiveArrays(KernelOp kernel) {
   });
   return positive;
 }
-} // namespace
 
 void perfdojo::fillInputs(KernelOp kernel, llvm::MutableArrayRef<HostBuffer> args,
                           uint64_t seed) {
@@ -329,18 +306,17 @@ void perfdojo::fillInputs(KernelOp kernel, llvm::MutableArrayRef<HostBuffer> arg
       fillUndefined(arg);
       continue;
     }
-    SplitMix64 rng{seed ^ hashName(arg.getName())};
+    SplitMix64 rng = getInputStream(seed, arg.getName());
     bool pos = positive.contains(arg.getName());
     ScalarType type = arg.getType();
     for (int64_t i = 0, e = arg.size(); i < e; ++i) {
       double u = rng.uniform();
       if (isFloatScalarType(type))
-        arg.set(i, pos ? 0.5 + 1.5 * u : 2.0 * u - 1.0);
+        arg.set(i, getFloatInput(u, pos));
       else if (type == ScalarType::i1)
-        arg.setInt(i, u < 0.5);
+        arg.setInt(i, getBoolInput(u));
       else
-        arg.setInt(i, pos ? 1 + static_cast<int64_t>(7 * u)
-                          : static_cast<int64_t>(16 * u) - 8);
+        arg.setInt(i, getIntegerInput(u, pos));
     }
   }
 }

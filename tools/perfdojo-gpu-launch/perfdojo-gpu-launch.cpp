@@ -1,10 +1,13 @@
 //===- perfdojo-gpu-launch.cpp - run a launch plan on a CUDA GPU ----------===//
 //
-// perfdojo-gpu-launch PLAN BINARY --inputs DIR --outputs DIR
+// perfdojo-gpu-launch PLAN BINARY (--inputs DIR | --generate-inputs RECIPE)
+//                     --outputs DIR [--save-inputs DIR]
 //                     [--warmup N] [--reps N] [--device N] [--json FILE]
 //
 // Runs a launch plan and its PTX module on a GPU through the CUDA driver:
-// reads DIR/<buffer>.bin (raw bytes) for every in and inout buffer, writes
+// reads DIR/<buffer>.bin (raw bytes) for every in and inout buffer, or
+// regenerates them from a bundle's input recipe (GpuRuntime/InputRecipe.h;
+// --save-inputs writes what it generated), writes
 // <buffer>.bin for every out and inout buffer, prints the device, each
 // function's registers and the median and minimum time, and with --json
 // writes the same as JSON (docs/gpu-runtime.md, "The launcher").
@@ -16,6 +19,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/GpuRuntime/CudaRuntime.h"
+#include "perfdojo/GpuRuntime/InputRecipe.h"
 
 #include <cerrno>
 #include <cmath>
@@ -30,12 +34,14 @@ using namespace perfdojo::gpu;
 namespace {
 
 const char *kUsage =
-    "usage: perfdojo-gpu-launch PLAN BINARY --inputs DIR --outputs DIR\n"
+    "usage: perfdojo-gpu-launch PLAN BINARY (--inputs DIR | --generate-inputs "
+    "RECIPE)\n"
+    "                           --outputs DIR [--save-inputs DIR]\n"
     "                           [--warmup N] [--reps N] [--device N] "
     "[--json FILE]\n";
 
 struct Flags {
-  std::string plan, binary, inputs, outputs, json;
+  std::string plan, binary, inputs, recipe, saveInputs, outputs, json;
   GpuRunOptions run;
 };
 
@@ -81,6 +87,10 @@ bool parseFlags(int argc, char **argv, Flags &flags, std::string &error) {
     }
     if (name == "--inputs") {
       flags.inputs = value;
+    } else if (name == "--generate-inputs") {
+      flags.recipe = value;
+    } else if (name == "--save-inputs") {
+      flags.saveInputs = value;
     } else if (name == "--outputs") {
       flags.outputs = value;
     } else if (name == "--json") {
@@ -107,8 +117,12 @@ bool parseFlags(int argc, char **argv, Flags &flags, std::string &error) {
   }
   flags.plan = positional[0];
   flags.binary = positional[1];
-  if (flags.inputs.empty() || flags.outputs.empty()) {
-    error = "--inputs and --outputs are required";
+  if (flags.inputs.empty() == flags.recipe.empty()) {
+    error = "exactly one of --inputs and --generate-inputs is required";
+    return false;
+  }
+  if (flags.outputs.empty()) {
+    error = "--outputs is required";
     return false;
   }
   return true;
@@ -160,6 +174,35 @@ bool writeFile(const std::string &path, const char *data, size_t size,
     error = "cannot write " + path + ": " + std::strerror(errno);
     return false;
   }
+  return true;
+}
+
+/// Writes `<buffer>.bin` into `dir` (created if missing) for every argument
+/// buffer of `plan` whose role is not `skip`, from `data` (one entry per
+/// argument buffer, plan order), and says what it wrote.
+bool writeBuffers(const LaunchPlan &plan,
+                  const std::vector<std::vector<char>> &data,
+                  PlanBuffer::Role skip, const std::string &dir,
+                  std::string &error) {
+  if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST) {
+    error = "cannot create " + dir + ": " + std::strerror(errno);
+    return false;
+  }
+  size_t argument = 0;
+  std::string written;
+  for (const PlanBuffer &b : plan.buffers) {
+    if (!b.isArgument())
+      continue;
+    const std::vector<char> &bytes = data[argument++];
+    if (b.role == skip)
+      continue;
+    if (!writeFile(dir + "/" + b.name + ".bin", bytes.data(), bytes.size(),
+                   error))
+      return false;
+    written += (written.empty() ? "" : ", ") + b.name + ".bin";
+  }
+  if (!written.empty())
+    std::printf("wrote %s to %s\n", written.c_str(), dir.c_str());
   return true;
 }
 
@@ -286,37 +329,38 @@ int run(const Flags &flags) {
     return fail(error);
 
   std::vector<std::vector<char>> arguments;
-  for (const PlanBuffer &b : plan->buffers) {
-    if (!b.isArgument())
-      continue;
-    std::vector<char> &data = arguments.emplace_back();
-    if (b.role != PlanBuffer::Role::Out &&
-        !readInput(flags.inputs, b, data, error))
+  if (!flags.recipe.empty()) {
+    std::string recipeText;
+    InputRecipe recipe;
+    if (!readFile(flags.recipe, recipeText, error))
       return fail(error);
+    if (!InputRecipe::parse(recipeText, recipe, error))
+      return fail(flags.recipe + ": " + error);
+    if (!generateInputs(*plan, recipe, arguments, error))
+      return fail(flags.recipe + ": " + error);
+  } else {
+    for (const PlanBuffer &b : plan->buffers) {
+      if (!b.isArgument())
+        continue;
+      std::vector<char> &data = arguments.emplace_back();
+      if (b.role != PlanBuffer::Role::Out &&
+          !readInput(flags.inputs, b, data, error))
+        return fail(error);
+    }
   }
+  if (!flags.saveInputs.empty() &&
+      !writeBuffers(*plan, arguments, PlanBuffer::Role::Out, flags.saveInputs,
+                    error))
+    return fail(error);
 
   GpuRunResult result;
   if (!runPlan(*plan, binary, arguments, flags.run, result, error))
     return fail(error);
   printSummary(*plan, flags, result);
 
-  if (mkdir(flags.outputs.c_str(), 0777) != 0 && errno != EEXIST)
-    return fail("cannot create " + flags.outputs + ": " + std::strerror(errno));
-  size_t argument = 0;
-  std::string written;
-  for (const PlanBuffer &b : plan->buffers) {
-    if (!b.isArgument())
-      continue;
-    const std::vector<char> &data = result.outputs[argument++];
-    if (b.role == PlanBuffer::Role::In)
-      continue;
-    if (!writeFile(flags.outputs + "/" + b.name + ".bin", data.data(),
-                   data.size(), error))
-      return fail(error);
-    written += (written.empty() ? "" : ", ") + b.name + ".bin";
-  }
-  if (!written.empty())
-    std::printf("wrote %s to %s\n", written.c_str(), flags.outputs.c_str());
+  if (!writeBuffers(*plan, result.outputs, PlanBuffer::Role::In,
+                    flags.outputs, error))
+    return fail(error);
 
   if (!flags.json.empty()) {
     std::string json = toJson(*plan, flags, result);

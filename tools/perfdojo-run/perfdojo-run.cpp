@@ -67,6 +67,12 @@ static cl::opt<std::string> gpuBundle(
              "this directory for perfdojo-gpu-launch on a GPU machine, and "
              "exit without running"),
     cl::value_desc("dir"), cl::cat(runCategory));
+static cl::opt<bool> gpuBundleInputs(
+    "gpu-bundle-inputs", cl::init(true),
+    cl::desc("--gpu-bundle: write the input files (off: only the input "
+             "recipe, which perfdojo-gpu-launch --generate-inputs turns into "
+             "the same bytes there)"),
+    cl::cat(runCategory));
 static cl::opt<std::string> gpuResults(
     "gpu-results", cl::init(""),
     cl::desc("cuda: validate and report the outputs and times a "
@@ -203,24 +209,31 @@ static llvm::Expected<RunOptions> getRunOptions() {
 }
 
 /// `--gpu-bundle`: what a GPU machine without LLVM needs to run the kernel.
-static int writeGpuBundle(dojo::KernelOp kernel, const RunOptions &options) {
+static int writeGpuBundle(dojo::KernelOp kernel, dojo::KernelOp baseline,
+                          const RunOptions &options) {
   GpuCompileOptions gpuOptions;
   gpuOptions.chip = options.gpuChip.empty() ? "sm_90" : options.gpuChip;
   gpuOptions.approximateMath = options.approximateMath;
   auto compiled = GpuKernel::compile(kernel, gpuOptions);
   if (!compiled)
     return fail(compiled.takeError());
-  std::vector<HostBuffer> args = allocateArguments(kernel);
-  fillInputs(kernel, args, options.seed);
-  if (llvm::Error error = (*compiled)->writeBundle(gpuBundle, args))
+  GpuBundleOptions bundle;
+  bundle.seed = options.seed;
+  bundle.inputFiles = gpuBundleInputs;
+  if (llvm::Error error = (*compiled)->writeBundle(
+          gpuBundle, kernel, baseline ? baseline : kernel, bundle))
     return fail(std::move(error));
   const gpu::LaunchPlan &plan = (*compiled)->getPlan();
   llvm::outs() << "wrote " << gpuBundle << ": " << plan.kernel << ".plan, "
                << plan.kernel << "." << plan.binaryFormat
-               << ", inputs/ (seed " << options.seed << ")\n"
+               << ", inputs.recipe, check.json"
+               << (bundle.inputFiles ? ", inputs/" : "") << " (seed "
+               << options.seed << ")\n"
                << "run there:  perfdojo-gpu-launch " << plan.kernel
                << ".plan " << plan.kernel << "." << plan.binaryFormat
-               << " --inputs inputs --outputs outputs --json timing.json\n"
+               << (bundle.inputFiles ? " --inputs inputs"
+                                     : " --generate-inputs inputs.recipe")
+               << " --outputs outputs --json timing.json\n"
                << "then here:  perfdojo-run KERNEL --engine=cuda --gpu-chip="
                << gpuOptions.chip << " --seed=" << options.seed
                << " --gpu-results=" << gpuBundle << "\n";
@@ -255,7 +268,7 @@ static int toolMain(int argc, char **argv) {
   if (failed(checkArgumentSizes(kernel, "perfdojo-run")))
     return 1;
   if (!gpuBundle.empty())
-    return writeGpuBundle(kernel, *options);
+    return writeGpuBundle(kernel, baseline, *options);
 
   llvm::Expected<KernelRun> run = runKernel(kernel, baseline, *options);
   if (!run)

@@ -37,6 +37,14 @@ struct GpuCompileOptions {
 /// for a device older than all of them.
 std::optional<std::string> chooseCudaChip(int major, int minor);
 
+struct GpuBundleOptions {
+  /// The input generator's seed (fillInputs).
+  uint64_t seed = 1;
+  /// Write the input files; without them the launcher regenerates the
+  /// inputs from the recipe (--generate-inputs).
+  bool inputFiles = true;
+};
+
 class GpuKernel {
 public:
   /// Lowers a copy of `kernel` (the kernel itself is left as it is). Errors
@@ -62,11 +70,18 @@ public:
   llvm::Expected<gpu::GpuRunResult> run(std::vector<HostBuffer> &args,
                                         const gpu::GpuRunOptions &options) const;
 
-  /// A bundle for perfdojo-gpu-launch in `dir`: `<kernel>.plan`,
-  /// `<kernel>.ptx` (or `.hsaco`) and `inputs/<buffer>.bin` for the `in`
-  /// and `inout` buffers of `args`.
-  llvm::Error writeBundle(llvm::StringRef dir,
-                          llvm::ArrayRef<HostBuffer> args) const;
+  /// A bundle of `kernel` (the kernel this was compiled from) for
+  /// perfdojo-gpu-launch in `dir` (docs/gpu.md, "Bundles"):
+  /// `<kernel>.plan`, `<kernel>.ptx` (or `.hsaco`), `inputs.recipe` (the
+  /// input generator's seed and positive arrays, GpuRuntime/InputRecipe.h),
+  /// `check.json` (each argument's shape and type, and each output's
+  /// relative tolerance against an f64 reference, computed from
+  /// `operatorKernel`: the kernel before its transformations, or `kernel`)
+  /// and, with `options.inputFiles`, `inputs/<buffer>.bin` for the `in` and
+  /// `inout` buffers.
+  llvm::Error writeBundle(llvm::StringRef dir, dojo::KernelOp kernel,
+                          dojo::KernelOp operatorKernel,
+                          const GpuBundleOptions &options) const;
   /// The outputs and times a perfdojo-gpu-launch run left in `dir`
   /// (`outputs/<buffer>.bin`, `timing.json`), into `args` and the result.
   llvm::Expected<gpu::GpuRunResult>

@@ -10,6 +10,8 @@
 
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 
+#include "llvm/ADT/StringSet.h"
+
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
@@ -113,7 +115,12 @@ std::vector<HostBuffer>
 allocateArguments(dojo::KernelOp kernel,
                   std::optional<ScalarType> type = std::nullopt);
 
-/// Fills the `in` and `inout` arguments with seeded pseudo-random values.
+/// The arrays whose generated inputs must be positive: operands of log,
+/// sqrt and rsqrt, and divisors.
+llvm::StringSet<> findPositiveArrays(dojo::KernelOp kernel);
+
+/// Fills the `in` and `inout` arguments with seeded pseudo-random values
+/// (Support/InputValues.h).
 /// Floats: uniform in [-1, 1), or [0.5, 2) for arrays that feed log, sqrt,
 /// rsqrt or a divisor. Integers: uniform in [-8, 8) (products of a few stay
 /// in range; i8 products may wrap), or [1, 8) for divisors, so no division
