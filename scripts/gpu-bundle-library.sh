@@ -6,10 +6,12 @@
 #   scripts/gpu-bundle-library.sh [--generate-inputs] BUILD OUT [CHIP] [KERNEL.dojo...]
 #
 # OUT/<kernel>/ gets original.dojo, mapped.dojo and mapped.moves
-# (perfdojo-search --map-only) and bundle/ (perfdojo-run --gpu-bundle: PTX,
-# plan, input recipe, check.json, and the input files unless
-# --generate-inputs: then the launcher regenerates them there, so kernels at
-# the paper's shapes travel as kilobytes). OUT/src/ gets the launcher's
+# (perfdojo-search --map-only: the default variant of the GPU expert pass)
+# and bundle/ (perfdojo-run --gpu-bundle: PTX, plan, input recipe,
+# check.json, and the input files unless --generate-inputs: then the
+# launcher regenerates them there, so kernels at the paper's shapes travel
+# as kilobytes); every other distinct variant's program mapped-v<K>.dojo
+# gets bundle-v<K>/ (candidates timed there in one go). OUT/src/ gets the launcher's
 # sources and OUT/run-all.sh builds the launcher there and runs every
 # bundle. Back here, scripts/gpu-validate-library.sh BUILD OUT validates the
 # outputs; there, scripts/gpu-torch-check.py OUT judges them against
@@ -31,9 +33,13 @@ for k in "${KERNELS[@]}"; do
   "$BUILD/bin/perfdojo-search" "$k" --target="$CHIP" --map-only --out="$OUT/$name" > /dev/null
   cp "$k" "$OUT/$name/original.dojo"
   # The original's reductions set the tolerances of check.json.
-  "$BUILD/bin/perfdojo-run" "$OUT/$name/mapped.dojo" --gpu-chip="$CHIP" \
-    --baseline="$OUT/$name/original.dojo" --gpu-bundle="$OUT/$name/bundle" \
-    --gpu-bundle-inputs="$INPUTS" > /dev/null
+  for mapped in "$OUT/$name"/mapped*.dojo; do
+    variant=$(basename "$mapped" .dojo); variant=${variant#mapped}
+    "$BUILD/bin/perfdojo-run" "$mapped" --gpu-chip="$CHIP" \
+      --baseline="$OUT/$name/original.dojo" \
+      --gpu-bundle="$OUT/$name/bundle$variant" \
+      --gpu-bundle-inputs="$INPUTS" > /dev/null
+  done
   echo "bundled $name"
 done
 # The launcher builds from its sources alone (scripts/build-gpu-launcher.sh).
@@ -51,11 +57,12 @@ set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 "$HERE/src/scripts/build-gpu-launcher.sh" "$HERE/bin" || exit 1
 status=0
-for b in "$HERE"/*/bundle; do
+for b in "$HERE"/*/bundle "$HERE"/*/bundle-v*; do
+  [ -d "$b" ] || continue
   plan=$(ls "$b"/*.plan); module=$(ls "$b"/*.ptx)
   if [ -d "$b/inputs" ]; then inputs=(--inputs inputs)
   else inputs=(--generate-inputs inputs.recipe --save-inputs inputs); fi
-  echo "== $(basename "$(dirname "$b")")"
+  echo "== $(basename "$(dirname "$b")") $(basename "$b")"
   (cd "$b" && timeout "${PERFDOJO_BUNDLE_TIMEOUT:-300}" \
      "$HERE/bin/perfdojo-gpu-launch" "$plan" "$module" "${inputs[@]}" \
      --outputs outputs --json timing.json --warmup 3 --reps 20) || status=1

@@ -2,10 +2,12 @@
 
 #include "perfdojo/Search/GpuExpertRules.h"
 #include "MoveRules.h"
+#include "RegisterBlocking.h"
 
 #include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 #include "perfdojo/Moves/Selector.h"
 
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringSet.h"
 
 using namespace perfdojo;
@@ -80,6 +82,10 @@ void mergeNests(Game &game, unsigned top) {
   }
 }
 
+/// Rule 2b vectorizes scopes of at least this many vectors: with fewer,
+/// the threads left are too few even with a second thread dimension.
+constexpr int64_t kMinVectorGroups = 8;
+
 /// Rule 2b on the nest of top-level scope `top`.
 void vectorizeLanes(Game &game, unsigned top, const TargetDescription &target) {
   llvm::StringSet<> tried;
@@ -98,7 +104,7 @@ void vectorizeLanes(Game &game, unsigned top, const TargetDescription &target) {
           game.getKernel().lookupArray(leaf.getArray()).getElementType());
       int64_t size = scope.getSize();
       std::string selector = getNodeSelector(scope);
-      if (w > 1 && size % w == 0 && size / w >= 32 &&
+      if (w > 1 && size % w == 0 && size / w >= kMinVectorGroups &&
           !tried.contains(selector)) {
         candidate = selector;
         width = w;
@@ -117,23 +123,92 @@ void vectorizeLanes(Game &game, unsigned top, const TargetDescription &target) {
   }
 }
 
+/// The threads that share a reduction scope of `size` iterations, in a
+/// block whose threads accumulate `terms` terms in all (the scope and the
+/// sequential scopes around it up to the grid): each thread accumulates
+/// terms / T of them, then thread 0 combines the T partials, so T near
+/// sqrt(terms) balances the two. T divides `size`, is at most a block, and
+/// is a multiple of the warp where one fits: the smallest such T from
+/// sqrt(terms) up, else the largest below, else the largest divisor of
+/// `size` that fits a block. `size` itself means no split; 0 none fits.
+int64_t chooseReductionThreads(int64_t size, int64_t terms,
+                               const TargetDescription &target) {
+  int64_t warp = target.warpSize, limit = std::min(size, target.maxBlockSize);
+  if (size <= 2 * warp)
+    return size;
+  int64_t root = 1;
+  while (root * root < terms)
+    ++root;
+  int64_t start = (root + warp - 1) / warp * warp;
+  for (int64_t t = start; t <= limit; t += warp)
+    if (size % t == 0)
+      return t;
+  for (int64_t t = std::min(start - warp, limit / warp * warp); t >= warp;
+       t -= warp)
+    if (size % t == 0)
+      return t;
+  for (int64_t t = limit; t >= 1; --t)
+    if (size % t == 0)
+      return t;
+  return 0;
+}
+
+/// Puts the partials `name` that privatize_reduction made inside a grid
+/// scope into block-shared memory, before any thread scope reads them:
+/// `gpu_local` first (private to the grid iteration while no thread scope
+/// lies between), which lets the dimensions the grid indexes be reused
+/// (one copy per block is what a block needs), then `gpu_shared`, which
+/// then fits. Undone entirely where any step is illegal: the partials stay
+/// in global memory.
+void placePartialsInBlock(Game &game, llvm::StringRef name) {
+  BufferOp partials = game.getKernel().lookupArray(name);
+  if (!partials)
+    return;
+  unsigned rank = partials.getRank();
+  unsigned applied = 0;
+  auto apply = [&](const MoveRequest &move) {
+    bool ok = tryApply(game, move);
+    applied += ok;
+    return ok;
+  };
+  if (apply(makeMove(MoveKind::SetLocation, name.str(),
+                     {static_cast<int64_t>(BufferLocation::gpu_local)}))) {
+    // The last dimension holds one partial per thread: never reused.
+    for (unsigned k = 0; k + 1 < rank; ++k)
+      apply(makeMove(MoveKind::ReuseDims, (name + "." + llvm::Twine(k)).str()));
+    if (apply(makeMove(MoveKind::SetLocation, name.str(),
+                       {static_cast<int64_t>(BufferLocation::gpu_shared)})))
+      return;
+  }
+  while (applied--)
+    game.undo();
+}
+
 /// The threads of a reduction scope: each of its iterations accumulates
 /// into a partial of its own (`privatize_reduction`, the init and the
 /// combine placed around the scope at depth `depth`), which makes its
-/// iterations independent; then `:b`. Undone where either is illegal.
+/// iterations independent; the partials go to block-shared memory where
+/// they can (placePartialsInBlock); then `:b`. Undone where the
+/// privatization or `:b` is illegal.
 bool privatizeAt(Game &game, const std::string &selector, unsigned depth) {
   llvm::Expected<Game::Cursor> cursor = game.track(selector);
   if (!cursor) {
     llvm::consumeError(cursor.takeError());
     return false;
   }
+  llvm::StringSet<> before = getBufferNames(game.getKernel());
   if (!tryApply(game, makeMove(MoveKind::PrivatizeReduction, selector,
                                {int64_t(depth)})))
     return false;
+  size_t history = game.history().size();
+  for (const auto &name : getBufferNames(game.getKernel()))
+    if (!before.contains(name.getKey()))
+      placePartialsInBlock(game, name.getKey());
   std::optional<std::string> moved = game.getSelector(*cursor);
   if (moved && tryApply(game, makeMove(MoveKind::SetGpuBlock, *moved)))
     return true;
-  game.undo();
+  while (game.history().size() >= history)
+    game.undo();
   return false;
 }
 
@@ -149,11 +224,78 @@ bool privatizeIntoThreads(Game &game, const std::string &selector,
   return false;
 }
 
+/// The terms one thread of a block accumulates when `scope`, a reduction
+/// scope below the grid scope `root`, is split over threads: the product
+/// of its size and the sequential scopes between it and `root`.
+int64_t getBlockTerms(ScopeOp scope, ScopeOp root) {
+  int64_t terms = scope.getSize();
+  for (auto p = scope->getParentOfType<ScopeOp>(); p && p != root;
+       p = p->getParentOfType<ScopeOp>())
+    if (p.getMode() == Mode::seq)
+      terms = std::min<int64_t>(terms * p.getSize(), int64_t(1) << 40);
+  return terms;
+}
+
+/// Whether `scope` holds a single reduction leaf that privatization can
+/// spread over threads: not the combine of partials made before (a
+/// reduction reading only `partials`).
+bool isPrivatizableReduction(ScopeOp scope, const llvm::StringSet<> &partials) {
+  auto leaf = llvm::dyn_cast<LeafOp>(scope.getBlock().front());
+  return llvm::hasSingleElement(scope.getBlock()) && leaf &&
+         leaf.getReduce() != ReduceKind::none &&
+         !llvm::all_of(leaf.getInputs(), [&](mlir::Attribute input) {
+           auto access = llvm::dyn_cast<AccessAttr>(input);
+           return !access || partials.contains(access.getArray().getValue());
+         });
+}
+
+/// Whether the reduction leaf of `scope` accumulates over `scope` and every
+/// scope between it and `root`: no enclosing scope below the grid selects
+/// output elements, so only privatization gives it threads.
+bool reducesOverEveryScopeBelow(ScopeOp scope, ScopeOp root) {
+  auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
+  llvm::SmallBitVector used(leaf.getDepth());
+  for (mlir::AffineExpr e : leaf.getIndices().getResults())
+    e.walk([&](mlir::AffineExpr sub) {
+      if (auto d = llvm::dyn_cast<mlir::AffineDimExpr>(sub))
+        used.set(d.getPosition());
+    });
+  for (ScopeOp p = scope; p && p != root; p = p->getParentOfType<ScopeOp>())
+    if (used.test(getNodeDepth(p)))
+      return false;
+  return true;
+}
+
+/// The threads of every block of top-level scope `top` when it holds
+/// reductions that only privatization can spread over threads
+/// (reducesOverEveryScopeBelow): the fewest that any of them wants
+/// (chooseReductionThreads), so every phase of the launch has the one
+/// block shape the `:b` phase rule allows; 0 (each phase its own choice)
+/// otherwise.
+int64_t chooseLaunchThreads(Game &game, unsigned top,
+                            const TargetDescription &target) {
+  ScopeOp root = getTopScope(game, top);
+  int64_t threads = 0;
+  root->walk([&](ScopeOp scope) {
+    if (scope == root || scope.getMode() != Mode::seq ||
+        !isPrivatizableReduction(scope, {}) ||
+        !reducesOverEveryScopeBelow(scope, root))
+      return;
+    int64_t t =
+        chooseReductionThreads(scope.getSize(), getBlockTerms(scope, root),
+                               target);
+    if (t > 1 && (threads == 0 || t < threads))
+      threads = t;
+  });
+  return threads;
+}
+
 /// Rule 2c on the nest of top-level scope `top`: scopes that can be `:b`
 /// as they are, or (with `privatizeReductions`) reductions given one
-/// partial per thread.
+/// partial per thread. With `launchThreads` (chooseLaunchThreads), every
+/// thread scope has that size: scopes of a multiple of it are split.
 void mapThreads(Game &game, unsigned top, const TargetDescription &target,
-                bool privatizeReductions) {
+                bool privatizeReductions, int64_t launchThreads) {
   llvm::StringSet<> tried;
   // Partials made by privatize_reduction: a reduction reading only these
   // is their combine, which stays with thread 0 (privatizing it again
@@ -169,10 +311,25 @@ void mapThreads(Game &game, unsigned top, const TargetDescription &target,
         partials.insert(name.getKey());
     return true;
   };
+  // Splits the scope `selector` by `threads` and applies `map` to the inner
+  // scope, the threads; undoes the split where `map` fails.
+  auto splitThreads = [&](const std::string &selector, int64_t threads,
+                          llvm::function_ref<bool(const std::string &)> map) {
+    if (!tryApply(game, makeMove(MoveKind::SplitScope, selector, {threads})))
+      return false;
+    auto outer = llvm::cast<ScopeOp>(*resolveNode(game.getKernel(), selector));
+    if (map(getNodeSelector(llvm::cast<ScopeOp>(outer.getBlock().front()))))
+      return true;
+    game.undo();
+    return false;
+  };
+  auto setBlock = [&](const std::string &selector) {
+    return tryApply(game, makeMove(MoveKind::SetGpuBlock, selector));
+  };
   while (true) {
     ScopeOp root = getTopScope(game, top);
     std::optional<std::string> candidate;
-    int64_t size = 0;
+    int64_t size = 0, terms = 0;
     unsigned depth = 0;
     bool reduction = false;
     // Post-order: innermost scopes first.
@@ -186,44 +343,40 @@ void mapThreads(Game &game, unsigned top, const TargetDescription &target,
         return;
       candidate = selector;
       size = scope.getSize();
+      terms = getBlockTerms(scope, root);
       depth = getNodeDepth(scope);
-      auto leaf = llvm::dyn_cast<LeafOp>(scope.getBlock().front());
       reduction = privatizeReductions &&
-                  llvm::hasSingleElement(scope.getBlock()) && leaf &&
-                  leaf.getReduce() != ReduceKind::none &&
-                  !llvm::all_of(leaf.getInputs(), [&](mlir::Attribute input) {
-                    auto access = llvm::dyn_cast<AccessAttr>(input);
-                    return !access ||
-                           partials.contains(access.getArray().getValue());
-                  });
+                  isPrivatizableReduction(scope, partials);
     });
     if (!candidate)
       return;
     tried.insert(*candidate);
-    if (size <= target.maxBlockSize) {
-      if ((!privatizeReductions &&
-           tryApply(game, makeMove(MoveKind::SetGpuBlock, *candidate))) ||
-          (reduction && privatize(*candidate, depth)))
-        tried.clear();
+    // The threads for this scope: the launch's, else its own choice.
+    int64_t threads =
+        launchThreads ? (size % launchThreads == 0 ? launchThreads : 0)
+        : reduction   ? chooseReductionThreads(size, terms, target)
+        : size <= target.maxBlockSize
+            ? size
+            : chooseBlockSplit(size, target.maxBlockSize);
+    if (!threads)
       continue;
+    bool mapped = false;
+    if (reduction) {
+      // chooseReductionThreads partials, each accumulated over the outer
+      // iterations of a split (coalesced: consecutive threads read
+      // consecutive terms), combined after them.
+      auto privatizeHere = [&](const std::string &s) {
+        return privatize(s, depth);
+      };
+      mapped = threads == size ? privatizeHere(*candidate)
+                               : splitThreads(*candidate, threads,
+                                              privatizeHere);
+    } else if (!privatizeReductions) {
+      mapped = threads == size ? setBlock(*candidate)
+                               : splitThreads(*candidate, threads, setBlock);
     }
-    if (privatizeReductions && !reduction)
-      continue;
-    int64_t split = chooseBlockSplit(size, target.maxBlockSize);
-    if (!split ||
-        !tryApply(game, makeMove(MoveKind::SplitScope, *candidate, {split})))
-      continue;
-    auto outer = llvm::cast<ScopeOp>(*resolveNode(game.getKernel(), *candidate));
-    std::string threads =
-        getNodeSelector(llvm::cast<ScopeOp>(outer.getBlock().front()));
-    // A reduction: one partial per thread, accumulated over the outer
-    // iterations, combined after them.
-    if ((!privatizeReductions &&
-         tryApply(game, makeMove(MoveKind::SetGpuBlock, threads))) ||
-        (reduction && privatize(threads, depth)))
+    if (mapped)
       tried.clear();
-    else
-      game.undo();
   }
 }
 
@@ -263,19 +416,178 @@ void placeBlockMemory(Game &game) {
   });
 }
 
+/// Rule 1: register tiles for reductions whose output misses the reduction
+/// variables (GEMMs, convolutions): each thread will accumulate a tile of
+/// rows x (vectors x W) outputs (W = 4 f32 lanes: one 128-bit load of the
+/// stride-1 operand per vector and reduction step, each of the rows
+/// scalars of the other operand reused over the lanes), the reduction
+/// scopes outside the tile (the register-blocking rule of the CPU expert
+/// pass, RegisterBlocking.h, with the variant's tile; rows is the largest
+/// divisor of the row scope up to the variant's), where at least the
+/// variant's minTileThreads tiles remain to be threads. Later sites first: a cut duplicates the
+/// blocked leaf, which renumbers the later writers.
+void blockRegisters(Game &game, const TargetDescription &target,
+                    const GpuExpertVariant &variant) {
+  if (variant.tileRows < 1 || variant.tileVectors < 1)
+    return;
+  MoveOptions options = game.getOptions();
+  options.target = target;
+  std::vector<heuristic::BlockSite> sites =
+      heuristic::findBlockSites(game.getKernel(), options);
+  for (heuristic::BlockSite &site : llvm::reverse(sites)) {
+    if (site.width <= 1 ||
+        (site.laneMain / site.width) % variant.tileVectors != 0)
+      continue;
+    int64_t rowSize = site.row ? site.sizes[*site.row] : 1;
+    int64_t rows = variant.tileRows;
+    while (rowSize % rows != 0)
+      --rows;
+    if (rows * variant.tileVectors < 2)
+      continue;
+    // Tiles are threads: too few of them would starve the GPU.
+    int64_t tiles = rowSize / rows *
+                    (site.laneMain / (site.width * variant.tileVectors));
+    for (unsigned d : site.outer)
+      tiles = std::min<int64_t>(tiles * site.sizes[d], int64_t(1) << 40);
+    if (tiles < variant.minTileThreads)
+      continue;
+    site.tiles = {{rows, variant.tileVectors}};
+    heuristic::blockSite(game, site, heuristic::BlockVariant{}, options);
+  }
+}
+
+/// Rules 0 and 2e leave at least this many blocks to the grid: two waves
+/// of blocks on a GPU of about a hundred multiprocessors.
+constexpr int64_t kMinGridBlocks = 256;
+
+/// Rule 0: adjacent top-level scopes of the same size, at least
+/// kMinGridBlocks iterations, join (`join_scopes` where legal): a row's
+/// phases (the statistics of a normalization, then its use) become one
+/// launch whose block keeps the row in cache between them, instead of a
+/// launch per phase reading it from memory again.
+void fuseLaunches(Game &game) {
+  for (unsigned top = 0;;) {
+    ScopeOp first = getTopScope(game, top), second = getTopScope(game, top + 1);
+    if (!first || !second)
+      return;
+    if (first.getSize() == second.getSize() &&
+        first.getSize() >= kMinGridBlocks && first->getNextNode() == second &&
+        tryApply(game, makeMove(MoveKind::JoinScopes, getNodeSelector(first))))
+      continue;
+    ++top;
+  }
+}
+
+/// Rule 2e: a block of fewer than the variant's minimum threads takes the
+/// plain scope around its outermost `:b` scope as a second thread
+/// dimension (or, where that scope is too large, its smallest part that
+/// brings the block to the minimum: split_scope, the inner part `:b`),
+/// where the block stays within the target's threads and the grid keeps
+/// kMinGridBlocks blocks.
+void widenBlocks(Game &game, unsigned top, const TargetDescription &target,
+                 const GpuExpertVariant &variant) {
+  llvm::StringSet<> tried;
+  while (true) {
+    std::optional<std::string> candidate;
+    int64_t split = 0;
+    getTopScope(game, top)->walk([&](ScopeOp scope) {
+      if (candidate || scope.getMode() != Mode::gpu_block ||
+          hasModeAround(scope, Mode::gpu_block))
+        return;
+      // The block: this scope and the `:b` scopes nested as only
+      // children below it.
+      int64_t threads = 1;
+      for (ScopeOp s = scope;;) {
+        threads *= s.getSize();
+        auto only = llvm::hasSingleElement(s.getBlock())
+                        ? llvm::dyn_cast<ScopeOp>(s.getBlock().front())
+                        : ScopeOp();
+        if (!only || only.getMode() != Mode::gpu_block)
+          break;
+        s = only;
+      }
+      auto parent = scope->getParentOfType<ScopeOp>();
+      if (threads >= variant.minBlockThreads || !parent ||
+          parent == getTopScope(game, top) || parent.getMode() != Mode::seq ||
+          !llvm::hasSingleElement(parent.getBlock()))
+        return;
+      // The parent whole, or its smallest divisor that brings the block to
+      // the minimum (split off as the inner part of the parent).
+      int64_t size = parent.getSize(), part = 0;
+      for (int64_t d = 2; d <= size && !part; ++d)
+        if (size % d == 0 && threads * d <= target.maxBlockSize &&
+            (threads * d >= variant.minBlockThreads || d == size))
+          part = d;
+      if (!part)
+        return;
+      // The blocks left to the grid: the scopes around the parent and what
+      // is left of the parent.
+      int64_t blocks = size / part;
+      for (auto p = parent->getParentOfType<ScopeOp>(); p;
+           p = p->getParentOfType<ScopeOp>())
+        blocks = std::min<int64_t>(blocks * p.getSize(), kMinGridBlocks);
+      if (blocks < kMinGridBlocks)
+        return;
+      std::string selector = getNodeSelector(parent);
+      if (!tried.insert(selector).second)
+        return;
+      candidate = selector;
+      split = part == size ? 0 : part;
+    });
+    if (!candidate)
+      return;
+    if (!split) {
+      tryApply(game, makeMove(MoveKind::SetGpuBlock, *candidate));
+      continue;
+    }
+    if (!tryApply(game, makeMove(MoveKind::SplitScope, *candidate, {split})))
+      continue;
+    auto outer = llvm::cast<ScopeOp>(*resolveNode(game.getKernel(), *candidate));
+    if (!tryApply(game, makeMove(MoveKind::SetGpuBlock,
+                                 getNodeSelector(llvm::cast<ScopeOp>(
+                                     outer.getBlock().front())))))
+      game.undo();
+  }
+}
+
 } // namespace
 
-void perfdojo::applyGpuExpertRules(Game &game, const TargetDescription &target) {
+std::vector<GpuExpertVariant> perfdojo::getGpuExpertVariants() {
+  auto variant = [](int64_t rows, int64_t vectors, int64_t minBlockThreads,
+                    bool fuse) {
+    GpuExpertVariant v;
+    v.tileRows = rows;
+    v.tileVectors = vectors;
+    v.minBlockThreads = minBlockThreads;
+    v.fuseLaunches = fuse;
+    return v;
+  };
+  return {variant(4, 1, 128, true), variant(2, 1, 128, true),
+          variant(4, 2, 128, true), variant(8, 1, 128, true),
+          variant(0, 0, 128, true), variant(4, 1, 0, true),
+          variant(4, 1, 128, false)};
+}
+
+void perfdojo::applyGpuExpertRules(Game &game, const TargetDescription &target,
+                                   const GpuExpertVariant &variant) {
+  blockRegisters(game, target, variant);
+  if (variant.fuseLaunches)
+    fuseLaunches(game);
   for (unsigned top = 0; ScopeOp scope = getTopScope(game, top); ++top) {
     if (scope.getMode() != Mode::seq ||
         !tryApply(game, makeMove(MoveKind::SetGpuGrid, getNodeSelector(scope))))
       continue;
     mergeNests(game, top);
     vectorizeLanes(game, top, target);
-    mapThreads(game, top, target, /*privatizeReductions=*/false);
-    mapThreads(game, top, target, /*privatizeReductions=*/true);
+    int64_t launchThreads = chooseLaunchThreads(game, top, target);
+    mapThreads(game, top, target, /*privatizeReductions=*/false,
+               launchThreads);
+    mapThreads(game, top, target, /*privatizeReductions=*/true,
+               launchThreads);
     // The partials' initializations, new since the first pass.
-    mapThreads(game, top, target, /*privatizeReductions=*/false);
+    mapThreads(game, top, target, /*privatizeReductions=*/false,
+               launchThreads);
+    widenBlocks(game, top, target, variant);
     extendGrid(game, top);
   }
   placeBlockMemory(game);

@@ -122,11 +122,17 @@ public:
     }
     if (options.target.supports(Mode::gpu_grid) &&
         !options.target.supports(Mode::parallel)) {
-      // A GPU: its own rules (GpuExpertRules.h), one program.
-      Game game(original, options);
-      applyGpuExpertRules(game, options.target);
-      if (!game.history().empty())
-        context.evaluate(game.history());
+      // A GPU: its own rules (GpuExpertRules.h), one program per variant
+      // (tile shapes, block widths), every distinct program once.
+      llvm::SmallVector<llvm::SmallVector<MoveRequest>> candidates;
+      llvm::StringSet<> programs;
+      for (const GpuExpertVariant &variant : getGpuExpertVariants()) {
+        Game game(original, options);
+        applyGpuExpertRules(game, options.target, variant);
+        if (!game.history().empty() && programs.insert(game.print()).second)
+          candidates.emplace_back(game.history().begin(), game.history().end());
+      }
+      context.evaluateBatch(candidates);
       return;
     }
     // Candidates: the register-blocking variants (when the kernel has a

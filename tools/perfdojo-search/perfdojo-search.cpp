@@ -22,6 +22,7 @@
 
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -234,30 +235,48 @@ static int writeGpuMapping() {
   dojo::KernelOp kernel = input.load(inputFile);
   if (!kernel)
     return 1;
-  Game game(kernel, MoveOptions{true, *gpu});
-  applyGpuExpertRules(game, *gpu);
   std::string out = outDir.empty()
                         ? "perfdojo-search-" + kernel.getSymName().str()
                         : outDir.getValue();
-  std::string script;
-  for (const MoveRequest &move : game.history())
-    script += move.str() + "\n";
-  auto written = [&]() -> llvm::Error {
-    if (std::error_code ec = llvm::sys::fs::create_directories(out))
-      return llvm::createStringError("cannot create '" + out +
-                                     "': " + ec.message());
-    if (llvm::Error error = writeFile(out + "/mapped.dojo", game.print()))
-      return error;
-    return writeFile(out + "/mapped.moves", script);
-  }();
-  if (written) {
-    llvm::errs() << "perfdojo-search: " << llvm::toString(std::move(written))
-                 << "\n";
-    return 1;
+  // The default variant as mapped.*, every other distinct program as
+  // mapped-v<K>.* (K its index in getGpuExpertVariants).
+  std::vector<GpuExpertVariant> variants = getGpuExpertVariants();
+  llvm::StringSet<> programs;
+  std::string firstText, others;
+  size_t firstMoves = 0;
+  for (size_t k = 0; k < variants.size(); ++k) {
+    Game game(kernel, MoveOptions{true, *gpu});
+    applyGpuExpertRules(game, *gpu, variants[k]);
+    if (!programs.insert(game.print()).second)
+      continue;
+    std::string script;
+    for (const MoveRequest &move : game.history())
+      script += move.str() + "\n";
+    std::string base = out + (k ? "/mapped-v" + std::to_string(k) : "/mapped");
+    auto written = [&]() -> llvm::Error {
+      if (std::error_code ec = llvm::sys::fs::create_directories(out))
+        return llvm::createStringError("cannot create '" + out +
+                                       "': " + ec.message());
+      if (llvm::Error error = writeFile(base + ".dojo", game.print()))
+        return error;
+      return writeFile(base + ".moves", script);
+    }();
+    if (written) {
+      llvm::errs() << "perfdojo-search: " << llvm::toString(std::move(written))
+                   << "\n";
+      return 1;
+    }
+    if (k == 0) {
+      firstText = game.print();
+      firstMoves = game.history().size();
+    } else {
+      others += (others.empty() ? "" : ", ") +
+                llvm::sys::path::filename(base).str() + ".dojo";
+    }
   }
-  llvm::outs() << game.print() << "  " << game.history().size()
-               << " move(s); wrote " << out << "/mapped.dojo, " << out
-               << "/mapped.moves\n";
+  llvm::outs() << firstText << "  " << firstMoves << " move(s); wrote " << out
+               << "/mapped.dojo, " << out << "/mapped.moves"
+               << (others.empty() ? "" : "; variants " + others) << "\n";
   return 0;
 }
 

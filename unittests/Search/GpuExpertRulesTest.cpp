@@ -1,8 +1,8 @@
 //===- GpuExpertRulesTest.cpp - the GPU expert pass on the library --------===//
 //
-// Every library kernel mapped by the GPU expert rules: it gets a grid and
-// threads, computes what the original computes (the interpreter on the
-// same inputs), and lowers to PTX with its launch plan. Running the PTX
+// Every library kernel mapped by the GPU expert rules, in every variant: it
+// gets a grid and threads, computes what the original computes (the
+// interpreter on the same inputs), and lowers to PTX with its launch plan. Running the PTX
 // needs a GPU (docs/performance.md).
 //
 //===----------------------------------------------------------------------===//
@@ -49,35 +49,50 @@ TEST_P(GpuExpertRulesTest, MapsComputesTheSameAndLowersToPtx) {
   ASSERT_TRUE(module);
   dojo::KernelOp original = getSingleKernel(*module);
   TargetDescription target = *TargetDescription::getGpu("sm_90");
-  Game game(original, MoveOptions{true, target});
-  applyGpuExpertRules(game, target);
-  dojo::KernelOp mapped = game.getKernel();
-  SCOPED_TRACE(game.print());
-  EXPECT_GE(countModes(mapped, dojo::Mode::gpu_grid), 1);
-  EXPECT_GE(countModes(mapped, dojo::Mode::gpu_block), 1);
-
   std::vector<HostBuffer> expected = runInterpreter(original);
-  std::vector<HostBuffer> actual = runInterpreter(mapped);
   int64_t reduction = getMaxReductionLength(original);
-  for (size_t i = 0; i < actual.size(); ++i) {
-    dojo::BufferOp buffer = original.lookupArray(actual[i].getName());
-    if (buffer.getRole() == dojo::Role::in)
-      continue;
-    Comparison comparison = compareBuffers(
-        actual[i], expected[i],
-        getRelativeTolerance(buffer.getElementType(), reduction),
-        buffer.getElementType());
-    EXPECT_TRUE(comparison.passed())
-        << actual[i].getName() << ": " << describe(comparison);
+  // Every variant the heuristic strategy times, and each with register
+  // tiles allowed at these small sizes (they would leave too few threads
+  // on a real GPU, but must compute the same).
+  std::vector<GpuExpertVariant> variants = getGpuExpertVariants();
+  size_t real = variants.size();
+  for (size_t v = 0; v < real; ++v) {
+    variants.push_back(variants[v]);
+    variants.back().minTileThreads = 2;
   }
+  for (size_t v = 0; v < variants.size(); ++v) {
+    Game game(original, MoveOptions{true, target});
+    applyGpuExpertRules(game, target, variants[v]);
+    dojo::KernelOp mapped = game.getKernel();
+    SCOPED_TRACE("variant " + std::to_string(v) + ":\n" + game.print());
+    EXPECT_GE(countModes(mapped, dojo::Mode::gpu_grid), 1);
+    // A small tile may take every iteration (no thread left).
+    if (v < real)
+      EXPECT_GE(countModes(mapped, dojo::Mode::gpu_block), 1);
 
-  auto compiled = GpuKernel::compile(mapped, GpuCompileOptions{"sm_90", true});
-  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
-  EXPECT_NE((*compiled)->getBinary().find(".entry"), std::string::npos);
-  bool parallelLaunch = false;
-  for (const gpu::PlanLaunch *launch : (*compiled)->getPlan().getLaunches())
-    parallelLaunch |= launch->grid[0] > 1 && launch->getThreadsPerBlock() > 1;
-  EXPECT_TRUE(parallelLaunch);
+    std::vector<HostBuffer> actual = runInterpreter(mapped);
+    for (size_t i = 0; i < actual.size(); ++i) {
+      dojo::BufferOp buffer = original.lookupArray(actual[i].getName());
+      if (buffer.getRole() == dojo::Role::in)
+        continue;
+      Comparison comparison = compareBuffers(
+          actual[i], expected[i],
+          getRelativeTolerance(buffer.getElementType(), reduction),
+          buffer.getElementType());
+      EXPECT_TRUE(comparison.passed())
+          << actual[i].getName() << ": " << describe(comparison);
+    }
+
+    auto compiled =
+        GpuKernel::compile(mapped, GpuCompileOptions{"sm_90", true});
+    ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+    EXPECT_NE((*compiled)->getBinary().find(".entry"), std::string::npos);
+    bool parallelLaunch = false;
+    for (const gpu::PlanLaunch *launch : (*compiled)->getPlan().getLaunches())
+      parallelLaunch |=
+          launch->grid[0] > 1 && launch->getThreadsPerBlock() > 1;
+    EXPECT_TRUE(parallelLaunch || v >= real);
+  }
 }
 
 /// At the paper's shapes (kernels/*.dojo, too large for the interpreter):
@@ -122,6 +137,107 @@ INSTANTIATE_TEST_SUITE_P(PaperShapes, GpuExpertRulesAtScaleTest,
                          testing::ValuesIn(getKernelFiles("kernels")),
                          getKernelName);
 
+TEST(GpuExpertRules, GemmGetsRegisterTilesOfTheVariant) {
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module =
+      importDojoString("a f32 [768, 1024] heap in\n"
+                       "b f32 [1024, 1024] heap in\n"
+                       "c f32 [768, 1024] heap out\n"
+                       "768 1024 c[{0}, {1}] = 0\n"
+                       "| | 1024 c[{0}, {1}] += a[{0}, {2}] * b[{2}, {1}]\n",
+                       &ctx);
+  ASSERT_TRUE(module);
+  TargetDescription target = *TargetDescription::getGpu("sm_90");
+  Game game(getSingleKernel(*module), MoveOptions{true, target});
+  applyGpuExpertRules(game, target);
+  // 4 rows x 4 lanes per thread, the reduction outside the tile: one
+  // 128-bit load of b and 4 scalars of a per 16 FMAs.
+  EXPECT_NE(game.print().find(
+                "192:g 256:b 4:u 4:v c[{0}*4+{2}, {1}*4+{3}] = 0\n"
+                "| | 1024 4:u 4:v c[{0}*4+{3}, {1}*4+{4}] += "
+                "a[{0}*4+{3}, {2}] * b[{2}, {1}*4+{4}]"),
+            std::string::npos)
+      << game.print();
+  Game plain(getSingleKernel(*module), MoveOptions{true, target});
+  GpuExpertVariant untiled;
+  untiled.tileRows = 0;
+  applyGpuExpertRules(plain, target, untiled);
+  EXPECT_NE(plain.print().find("768:g 1024:b c[{0}, {1}] = 0"),
+            std::string::npos)
+      << plain.print();
+}
+
+TEST(GpuExpertRules, SmallBlocksTakeASecondThreadDimension) {
+  MLIRContext ctx;
+  // 13 column tiles per row: 16 rows of tiles join them in the block.
+  OwningOpRef<ModuleOp> module = loadKernelFile("kernels/conv_large_c.dojo",
+                                                &ctx);
+  ASSERT_TRUE(module);
+  TargetDescription target = *TargetDescription::getGpu("sm_90");
+  Game game(getSingleKernel(*module), MoveOptions{true, target});
+  applyGpuExpertRules(game, target);
+  EXPECT_NE(game.print().find("8:g 54:g 16:b 13:b 4:u 4:v y["),
+            std::string::npos)
+      << game.print();
+  Game narrow(getSingleKernel(*module), MoveOptions{true, target});
+  GpuExpertVariant oneDimension;
+  oneDimension.minBlockThreads = 0;
+  applyGpuExpertRules(narrow, target, oneDimension);
+  EXPECT_NE(narrow.print().find("8:g 54:g 16:g 13:b 4:u 4:v y["),
+            std::string::npos)
+      << narrow.print();
+}
+
+TEST(GpuExpertRules, ARowsPhasesFuseIntoOneLaunchOfOneBlockShape) {
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module = loadKernelFile("kernels/layernorm.dojo", &ctx);
+  ASSERT_TRUE(module);
+  TargetDescription target = *TargetDescription::getGpu("sm_90");
+  Game game(getSingleKernel(*module), MoveOptions{true, target});
+  applyGpuExpertRules(game, target);
+  std::string text = game.print();
+  // One launch: the row's statistics stay in block-shared memory, and
+  // every phase has the reductions' 32 threads (the elementwise ones as 8
+  // steps of 32 threads x 4 lanes).
+  EXPECT_NE(text.find("m f32 [16384:N] gpu_shared"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| 8 32:b 4:v y[{0}, {1}*128+{2}*4+{3}] = x["),
+            std::string::npos)
+      << text;
+  auto compiled =
+      GpuKernel::compile(game.getKernel(), GpuCompileOptions{"sm_90", true});
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  EXPECT_EQ((*compiled)->getPlan().getLaunches().size(), 1u);
+
+  GpuExpertVariant unfused;
+  unfused.fuseLaunches = false;
+  Game separate(getSingleKernel(*module), MoveOptions{true, target});
+  applyGpuExpertRules(separate, target, unfused);
+  compiled =
+      GpuKernel::compile(separate.getKernel(), GpuCompileOptions{"sm_90", true});
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  EXPECT_EQ((*compiled)->getPlan().getLaunches().size(), 4u);
+}
+
+TEST(GpuExpertRules, NoRegisterTilesThatLeaveTooFewThreads) {
+  MLIRContext ctx;
+  // 256 x 448 outputs: 4 x 4 tiles would leave 7,168 threads.
+  OwningOpRef<ModuleOp> module =
+      importDojoString("x f32 [256, 4096] heap in\n"
+                       "w f32 [4096, 448] heap in\n"
+                       "y f32 [256, 448] heap out\n"
+                       "256 448 y[{0}, {1}] = 0\n"
+                       "| | 4096 y[{0}, {1}] += x[{0}, {2}] * w[{2}, {1}]\n",
+                       &ctx);
+  ASSERT_TRUE(module);
+  TargetDescription target = *TargetDescription::getGpu("sm_90");
+  Game game(getSingleKernel(*module), MoveOptions{true, target});
+  applyGpuExpertRules(game, target);
+  EXPECT_NE(game.print().find("256:g 448:b y[{0}, {1}] = 0"),
+            std::string::npos)
+      << game.print();
+}
+
 TEST(GpuExpertRules, ElementwiseGetsVectorLanesBlocksAndAGridNest) {
   MLIRContext ctx;
   OwningOpRef<ModuleOp> module =
@@ -137,6 +253,54 @@ TEST(GpuExpertRules, ElementwiseGetsVectorLanesBlocksAndAGridNest) {
   // 14336 = 14 x 256 x 4: 128-bit lanes, 256 threads, a 6 x 14 grid.
   EXPECT_NE(game.print().find("6:g 14:g 256:b 4:v z["), std::string::npos)
       << game.print();
+}
+
+TEST(GpuExpertRules, RowReductionsShareFewPartialsInBlockSharedMemory) {
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module =
+      importDojoString("x f32 [16384, 1024] heap in\n"
+                       "m f32 [16384] heap out\n"
+                       "16384 m[{0}] = 0\n"
+                       "| 1024 m[{0}] += x[{0}, {1}]\n",
+                       &ctx);
+  ASSERT_TRUE(module);
+  TargetDescription target = *TargetDescription::getGpu("sm_90");
+  Game game(getSingleKernel(*module), MoveOptions{true, target});
+  applyGpuExpertRules(game, target);
+  std::string text = game.print();
+  // 1024 terms: 32 threads (about sqrt(1024), one warp) of 32 coalesced
+  // terms each; the partials in block-shared memory, one copy per block
+  // (the grid's dimension reused), combined by thread 0.
+  EXPECT_NE(text.find("m_p f32 [16384:N, 32] gpu_shared"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| 32 32:b m_p[{0}, {2}] += x[{0}, {1}*32+{2}]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| 32 m[{0}] += m_p[{0}, {1}]"), std::string::npos)
+      << text;
+}
+
+TEST(GpuExpertRules, NestedReductionsTakeUpToABlockOfPartials) {
+  MLIRContext ctx;
+  // 8 x 300 x 300 terms per channel, 300 of them innermost: every
+  // iteration of the innermost scope a thread (no multiple of the warp
+  // divides 300), each accumulating over the 8 x 300 outer ones.
+  OwningOpRef<ModuleOp> module =
+      importDojoString("x f32 [8, 64, 300, 300] heap in\n"
+                       "m f32 [64] heap out\n"
+                       "64 m[{0}] = 0\n"
+                       "| 8 300 300 m[{0}] += x[{1}, {0}, {2}, {3}]\n",
+                       &ctx);
+  ASSERT_TRUE(module);
+  TargetDescription target = *TargetDescription::getGpu("sm_90");
+  Game game(getSingleKernel(*module), MoveOptions{true, target});
+  applyGpuExpertRules(game, target);
+  std::string text = game.print();
+  EXPECT_NE(text.find("m_p f32 [64:N, 300] gpu_shared"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| 8 300 300:b m_p[{0}, {3}] += x[{1}, {0}, {2}, {3}]"),
+            std::string::npos)
+      << text;
 }
 
 } // namespace

@@ -23,6 +23,8 @@ public:
   explicit Game(dojo::KernelOp kernel, MoveOptions options = {});
 
   dojo::KernelOp getKernel() { return *kernel; }
+  /// The options every move is checked with.
+  const MoveOptions &getOptions() { return state.getOptions(); }
 
   /// Every legal move in the current state.
   llvm::SmallVector<MoveRequest> legalMoves();

@@ -11,10 +11,34 @@
 
 #include "perfdojo/Moves/Game.h"
 
+#include <vector>
+
 namespace perfdojo {
 
-/// Maps `game`'s kernel for the GPU `target`. For every top-level scope
-/// that can be a grid (`set_gpu_grid`):
+/// The choices of the expert pass that depend on the GPU more than on the
+/// kernel: the search times the variants' programs and keeps the fastest.
+struct GpuExpertVariant {
+  /// Register tiles (rule 1): rows x tileVectors 128-bit vectors per
+  /// thread; 0 for none.
+  int64_t tileRows = 4;
+  int64_t tileVectors = 1;
+  /// No tiles where fewer tiles than this would be left to be threads:
+  /// about a quarter of what a GPU of 132 multiprocessors of 2,048
+  /// threads holds at once.
+  int64_t minTileThreads = 32768;
+  /// Rule e: blocks with fewer threads take a second thread dimension.
+  int64_t minBlockThreads = 128;
+  /// Rule 0: a row's phases become one launch.
+  bool fuseLaunches = true;
+};
+
+/// The variants the heuristic strategy evaluates, the default first.
+std::vector<GpuExpertVariant> getGpuExpertVariants();
+
+/// Maps `game`'s kernel for the GPU `target`. First, register tiles for
+/// GEMM-like reductions (rule 1, the CPU pass's register blocking with the
+/// variant's tile: rows x vectors of 4 lanes per thread). Then for every
+/// top-level scope that can be a grid (`set_gpu_grid`):
 ///   a. merge: perfect pairs of plain scopes below it collapse into one
 ///      (`merge_scopes`) where the indices allow, so threads get the
 ///      longest dimension;
@@ -26,17 +50,26 @@ namespace perfdojo {
 ///      around it becomes `:b` if it has at most the threads of a block,
 ///      else it is split by 256 (or the largest multiple of 32 dividing it,
 ///      up to 1024) and the inner scope becomes `:b`; then a reduction
-///      scope left over gets one partial per thread (`privatize_reduction`,
-///      combined after it by thread 0) and becomes `:b`; scopes whose
-///      iterations still conflict stay sequential, run by thread 0;
+///      scope left over is split into T threads near the square root of
+///      the terms a block accumulates (a multiple of the warp where one
+///      divides), each accumulating into a partial of its own
+///      (`privatize_reduction`) in block-shared memory (through
+///      `gpu_local`, which lets the grid's dimensions of the partials be
+///      reused), combined after it by thread 0; scopes whose iterations
+///      still conflict stay sequential, run by thread 0;
+///   e. a block of fewer than the variant's minimum threads takes the
+///      plain scope around it as a second thread dimension, within the
+///      target's threads per block and leaves at least 256 blocks to the
+///      grid;
 ///   d. grid: the top-level scope's only child, and its only child, and
 ///      so on, become `:g` while legal (the grid's perfect nest).
 /// Then internal buffers private to the blocks of one grid move to
-/// block-shared memory where they fit (partials of long rows do not yet:
-/// they stay in global memory), and buffer dimensions are reused until
-/// exhaustion. Scopes that cannot be a grid run as one-thread launches. There is no
-/// fusion: a fused scope holding a reduction could not be `:b`.
-void applyGpuExpertRules(Game &game, const TargetDescription &target);
+/// block-shared memory where they fit, and buffer dimensions are reused
+/// until exhaustion. Scopes that cannot be a grid run as one-thread
+/// launches. There is no fusion: a fused scope holding a reduction could
+/// not be `:b`.
+void applyGpuExpertRules(Game &game, const TargetDescription &target,
+                         const GpuExpertVariant &variant = {});
 
 } // namespace perfdojo
 
