@@ -127,18 +127,22 @@ void vectorizeLanes(Game &game, unsigned top, const TargetDescription &target) {
 /// block whose threads accumulate `terms` terms in all (the scope and the
 /// sequential scopes around it up to the grid): each thread accumulates
 /// terms / T of them, then thread 0 combines the T partials, so T near
-/// sqrt(terms) balances the two. T divides `size`, is at most a block, and
+/// sqrt(terms) balances the two (times `factor`, a variant's choice: the
+/// combine reads block-shared memory, cheaper than the terms' loads). T
+/// divides `size`, is at most a block, and
 /// is a multiple of the warp where one fits: the smallest such T from
 /// sqrt(terms) up, else the largest below, else the largest divisor of
 /// `size` that fits a block. `size` itself means no split; 0 none fits.
 int64_t chooseReductionThreads(int64_t size, int64_t terms,
-                               const TargetDescription &target) {
+                               const TargetDescription &target,
+                               int64_t factor) {
   int64_t warp = target.warpSize, limit = std::min(size, target.maxBlockSize);
   if (size <= 2 * warp)
     return size;
   int64_t root = 1;
   while (root * root < terms)
     ++root;
+  root = std::min(root * std::max<int64_t>(factor, 1), limit);
   int64_t start = (root + warp - 1) / warp * warp;
   for (int64_t t = start; t <= limit; t += warp)
     if (size % t == 0)
@@ -273,7 +277,7 @@ bool reducesOverEveryScopeBelow(ScopeOp scope, ScopeOp root) {
 /// block shape the `:b` phase rule allows; 0 (each phase its own choice)
 /// otherwise.
 int64_t chooseLaunchThreads(Game &game, unsigned top,
-                            const TargetDescription &target) {
+                            const TargetDescription &target, int64_t factor) {
   ScopeOp root = getTopScope(game, top);
   int64_t threads = 0;
   root->walk([&](ScopeOp scope) {
@@ -283,7 +287,7 @@ int64_t chooseLaunchThreads(Game &game, unsigned top,
       return;
     int64_t t =
         chooseReductionThreads(scope.getSize(), getBlockTerms(scope, root),
-                               target);
+                               target, factor);
     if (t > 1 && (threads == 0 || t < threads))
       threads = t;
   });
@@ -295,7 +299,8 @@ int64_t chooseLaunchThreads(Game &game, unsigned top,
 /// partial per thread. With `launchThreads` (chooseLaunchThreads), every
 /// thread scope has that size: scopes of a multiple of it are split.
 void mapThreads(Game &game, unsigned top, const TargetDescription &target,
-                bool privatizeReductions, int64_t launchThreads) {
+                bool privatizeReductions, int64_t launchThreads,
+                int64_t factor) {
   llvm::StringSet<> tried;
   // Partials made by privatize_reduction: a reduction reading only these
   // is their combine, which stays with thread 0 (privatizing it again
@@ -354,7 +359,7 @@ void mapThreads(Game &game, unsigned top, const TargetDescription &target,
     // The threads for this scope: the launch's, else its own choice.
     int64_t threads =
         launchThreads ? (size % launchThreads == 0 ? launchThreads : 0)
-        : reduction   ? chooseReductionThreads(size, terms, target)
+        : reduction   ? chooseReductionThreads(size, terms, target, factor)
         : size <= target.maxBlockSize
             ? size
             : chooseBlockSplit(size, target.maxBlockSize);
@@ -414,6 +419,125 @@ void placeBlockMemory(Game &game) {
   applyUntilExhausted(game, [](const MoveRequest &m) {
     return m.getKind() == MoveKind::ReuseDims;
   });
+}
+
+/// Gives the leaf `ref` (array#ordinal) a nest of its own from depth `depth`
+/// up: at every depth above, the scope around it is cut before and after
+/// its branch (`split_off`), where it has siblings there.
+void isolateNest(Game &game, const std::string &ref, unsigned depth) {
+  for (int d = int(depth) - 1; d >= 0; --d) {
+    tryApply(game, makeMove(MoveKind::SplitOff, ref + "@" + std::to_string(d)));
+    auto node = resolveNode(game.getKernel(), ref);
+    if (!node)
+      return;
+    mlir::Operation *branch =
+        getAncestorAtDepth(llvm::cast<LeafOp>(*node), d + 1);
+    if (mlir::Operation *previous = branch->getPrevNode()) {
+      LeafOp first = llvm::isa<LeafOp>(previous)
+                         ? llvm::cast<LeafOp>(previous)
+                         : collectLeaves(llvm::cast<ScopeOp>(previous)).front();
+      tryApply(game, makeMove(MoveKind::SplitOff, getPathSelector(first, d)));
+    }
+  }
+}
+
+/// Rule 1a: a reduction whose outputs are too few threads to keep the GPU
+/// busy is split across blocks. For a leaf `o[F] op= v` in a plain nest,
+/// the reduction scope innermost (K iterations) and N output elements
+/// around it, with N below the variant's splitThreads: K becomes S slices
+/// of K/S (S the smallest divisor of K with N x S >= splitThreads and at
+/// least 128 terms per slice), each slice accumulating into a partial of
+/// its own (`privatize_reduction`); the partials' initialization and
+/// accumulation split off from the rest (`split_off`), the slices moved
+/// outermost in both (`swap_nested_scopes`) and the two joined
+/// (`join_scopes`), so the grid takes the slices: N x S threads, each
+/// initializing and accumulating its partial, then a launch combining S
+/// partials per output. Undone entirely
+/// where a step is illegal.
+void splitReductions(Game &game, const GpuExpertVariant &variant) {
+  if (variant.splitThreads <= 0)
+    return;
+  // Candidates by array and ordinal (stable across the moves below, which
+  // only add writers of new arrays).
+  llvm::SmallVector<std::string> sites;
+  game.getKernel().walk([&](LeafOp leaf) {
+    if (leaf.getReduce() != ReduceKind::none)
+      sites.push_back(getNodeSelector(leaf));
+  });
+  for (const std::string &site : sites) {
+    auto node = resolveNode(game.getKernel(), site);
+    if (!node)
+      continue;
+    auto leaf = llvm::dyn_cast<LeafOp>(*node);
+    if (!leaf)
+      continue;
+    llvm::SmallVector<ScopeOp> scopes;
+    for (auto p = leaf->getParentOfType<ScopeOp>(); p;
+         p = p->getParentOfType<ScopeOp>())
+      scopes.insert(scopes.begin(), p);
+    unsigned depth = scopes.size();
+    if (depth < 2 || !llvm::hasSingleElement(scopes.back().getBlock()) ||
+        llvm::any_of(scopes, [](ScopeOp s) { return s.getMode() != Mode::seq; }))
+      continue;
+    // The innermost scope reduces; every other one selects outputs.
+    llvm::SmallBitVector used(depth);
+    for (mlir::AffineExpr e : leaf.getIndices().getResults())
+      e.walk([&](mlir::AffineExpr sub) {
+        if (auto d = llvm::dyn_cast<mlir::AffineDimExpr>(sub))
+          used.set(d.getPosition());
+      });
+    if (used.test(depth - 1) || used.count() != depth - 1)
+      continue;
+    int64_t outputs = 1;
+    for (unsigned d = 0; d + 1 < depth; ++d)
+      outputs = std::min<int64_t>(outputs * scopes[d].getSize(), int64_t(1) << 40);
+    int64_t terms = scopes.back().getSize();
+    if (outputs >= variant.splitThreads)
+      continue;
+    int64_t slices = 0;
+    for (int64_t s = 2; s <= terms / 128 && !slices; ++s)
+      if (terms % s == 0 && outputs * s >= variant.splitThreads)
+        slices = s;
+    if (!slices)
+      continue;
+    size_t history = game.history().size();
+    auto undoAll = [&] {
+      while (game.history().size() > history)
+        game.undo();
+    };
+    llvm::StringSet<> before = getBufferNames(game.getKernel());
+    unsigned r = depth - 1;
+    std::string reduction = getPathSelector(leaf, r);
+    if (!tryApply(game, makeMove(MoveKind::SplitScope, reduction,
+                                 {terms / slices})) ||
+        !tryApply(game, makeMove(MoveKind::PrivatizeReduction, reduction,
+                                 {int64_t(r)}))) {
+      undoAll();
+      continue;
+    }
+    std::string partials;
+    for (const auto &name : getBufferNames(game.getKernel()))
+      if (!before.contains(name.getKey()))
+        partials = name.getKey().str();
+    // The partials' writers: #0 the initialization, #1 the accumulation.
+    // Each gets a nest of its own, the slices outermost in both, and the
+    // two nests join: every slice initializes, then accumulates.
+    std::string init = partials + "#0", accumulate = partials + "#1";
+    for (const std::string &ref : {init, accumulate})
+      isolateNest(game, ref, r);
+    bool moved = true;
+    for (const std::string &ref : {init, accumulate})
+      for (int d = int(r) - 1; d >= 0 && moved; --d)
+        moved = tryApply(game, makeMove(MoveKind::SwapNestedScopes,
+                                        ref + "@" + std::to_string(d)));
+    // Both nests start with the slices, then the r output scopes: join
+    // them down to the innermost output scope (depth r).
+    for (unsigned d = 0; d <= r && moved; ++d)
+      moved = tryApply(game, makeMove(MoveKind::JoinScopes,
+                                      init + "@" + std::to_string(d)));
+    if (!moved)
+      undoAll();
+  }
 }
 
 /// Rule 1: register tiles for reductions whose output misses the reduction
@@ -554,8 +678,11 @@ void widenBlocks(Game &game, unsigned top, const TargetDescription &target,
 
 std::vector<GpuExpertVariant> perfdojo::getGpuExpertVariants() {
   auto variant = [](int64_t rows, int64_t vectors, int64_t minBlockThreads,
-                    bool fuse) {
+                    bool fuse, int64_t splitThreads = 1 << 18,
+                    int64_t factor = 1) {
     GpuExpertVariant v;
+    v.splitThreads = splitThreads;
+    v.reductionThreadsFactor = factor;
     v.tileRows = rows;
     v.tileVectors = vectors;
     v.minBlockThreads = minBlockThreads;
@@ -565,11 +692,14 @@ std::vector<GpuExpertVariant> perfdojo::getGpuExpertVariants() {
   return {variant(4, 1, 128, true), variant(2, 1, 128, true),
           variant(4, 2, 128, true), variant(8, 1, 128, true),
           variant(0, 0, 128, true), variant(4, 1, 0, true),
-          variant(4, 1, 128, false)};
+          variant(4, 1, 128, false), variant(4, 1, 128, true, 0),
+          variant(4, 1, 128, true, 1 << 20),
+          variant(4, 1, 128, true, 1 << 18, 4)};
 }
 
 void perfdojo::applyGpuExpertRules(Game &game, const TargetDescription &target,
                                    const GpuExpertVariant &variant) {
+  splitReductions(game, variant);
   blockRegisters(game, target, variant);
   if (variant.fuseLaunches)
     fuseLaunches(game);
@@ -579,14 +709,15 @@ void perfdojo::applyGpuExpertRules(Game &game, const TargetDescription &target,
       continue;
     mergeNests(game, top);
     vectorizeLanes(game, top, target);
-    int64_t launchThreads = chooseLaunchThreads(game, top, target);
+    int64_t factor = variant.reductionThreadsFactor;
+    int64_t launchThreads = chooseLaunchThreads(game, top, target, factor);
     mapThreads(game, top, target, /*privatizeReductions=*/false,
-               launchThreads);
+               launchThreads, factor);
     mapThreads(game, top, target, /*privatizeReductions=*/true,
-               launchThreads);
+               launchThreads, factor);
     // The partials' initializations, new since the first pass.
     mapThreads(game, top, target, /*privatizeReductions=*/false,
-               launchThreads);
+               launchThreads, factor);
     widenBlocks(game, top, target, variant);
     extendGrid(game, top);
   }

@@ -221,7 +221,8 @@ TEST(GpuExpertRules, ARowsPhasesFuseIntoOneLaunchOfOneBlockShape) {
 
 TEST(GpuExpertRules, NoRegisterTilesThatLeaveTooFewThreads) {
   MLIRContext ctx;
-  // 256 x 448 outputs: 4 x 4 tiles would leave 7,168 threads.
+  // 256 x 448 outputs: 4 x 4 tiles would leave 7,168 threads (the
+  // reduction not split across blocks here).
   OwningOpRef<ModuleOp> module =
       importDojoString("x f32 [256, 4096] heap in\n"
                        "w f32 [4096, 448] heap in\n"
@@ -232,10 +233,56 @@ TEST(GpuExpertRules, NoRegisterTilesThatLeaveTooFewThreads) {
   ASSERT_TRUE(module);
   TargetDescription target = *TargetDescription::getGpu("sm_90");
   Game game(getSingleKernel(*module), MoveOptions{true, target});
-  applyGpuExpertRules(game, target);
+  GpuExpertVariant unsplit;
+  unsplit.splitThreads = 0;
+  applyGpuExpertRules(game, target, unsplit);
   EXPECT_NE(game.print().find("256:g 448:b y[{0}, {1}] = 0"),
             std::string::npos)
       << game.print();
+}
+
+TEST(GpuExpertRules, ReductionsWithFewOutputsAreSplitAcrossBlocks) {
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module =
+      importDojoString("x f32 [4, 1024] heap in\n"
+                       "w f32 [1024, 8] heap in\n"
+                       "y f32 [4, 8] heap out\n"
+                       "4 8 y[{0}, {1}] = 0\n"
+                       "| | 1024 y[{0}, {1}] += x[{0}, {2}] * w[{2}, {1}]\n",
+                       &ctx);
+  ASSERT_TRUE(module);
+  dojo::KernelOp original = getSingleKernel(*module);
+  TargetDescription target = *TargetDescription::getGpu("sm_90");
+  // 32 outputs; with 128 threads wanted, 4 slices of 256 terms.
+  GpuExpertVariant variant;
+  variant.splitThreads = 128;
+  Game game(original, MoveOptions{true, target});
+  applyGpuExpertRules(game, target, variant);
+  std::string text = game.print();
+  EXPECT_NE(text.find("y_p f32 [4, 8, 4] stack"), std::string::npos) << text;
+  EXPECT_NE(text.find("4:g 4:g 8:b y_p[{1}, {2}, {0}] = 0\n"
+                      "| | | 256 y_p[{1}, {2}, {0}] += x[{1}, {0}*256+{3}] * "
+                      "w[{0}*256+{3}, {2}]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("4 y[{0}, {1}] += y_p[{0}, {1}, {2}]"), std::string::npos)
+      << text;
+
+  std::vector<HostBuffer> expected = runInterpreter(original);
+  std::vector<HostBuffer> actual = runInterpreter(game.getKernel());
+  Comparison comparison = compareBuffers(
+      actual[2], expected[2],
+      getRelativeTolerance(original.lookupArray("y").getElementType(), 1024));
+  EXPECT_TRUE(comparison.passed()) << describe(comparison);
+  auto compiled =
+      GpuKernel::compile(game.getKernel(), GpuCompileOptions{"sm_90", true});
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+
+  // Not where the outputs alone are enough threads.
+  variant.splitThreads = 32;
+  Game whole(original, MoveOptions{true, target});
+  applyGpuExpertRules(whole, target, variant);
+  EXPECT_EQ(whole.print().find("y_p"), std::string::npos) << whole.print();
 }
 
 TEST(GpuExpertRules, ElementwiseGetsVectorLanesBlocksAndAGridNest) {

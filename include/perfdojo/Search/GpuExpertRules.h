@@ -30,6 +30,12 @@ struct GpuExpertVariant {
   int64_t minBlockThreads = 128;
   /// Rule 0: a row's phases become one launch.
   bool fuseLaunches = true;
+  /// Rule 1a: reductions with fewer outputs than this are split across
+  /// blocks (about what a GPU of 132 multiprocessors of 2,048 threads
+  /// holds at once); 0 for never.
+  int64_t splitThreads = 1 << 18;
+  /// Rule 4: the threads of a reduction, near sqrt(terms) times this.
+  int64_t reductionThreadsFactor = 1;
 };
 
 /// The variants the heuristic strategy evaluates, the default first.
