@@ -41,6 +41,20 @@ int countModes(dojo::KernelOp kernel, dojo::Mode mode) {
   return n;
 }
 
+/// The program the expert rules (with `variant`) make of the kernel `text`.
+std::string mapKernel(llvm::StringRef text,
+                      const GpuExpertVariant &variant = {}) {
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module = importDojoString(text, &ctx);
+  EXPECT_TRUE(module) << text.str();
+  if (!module)
+    return "";
+  TargetDescription target = *TargetDescription::getGpu("sm_90");
+  Game game(getSingleKernel(*module), MoveOptions{true, target});
+  applyGpuExpertRules(game, target, variant);
+  return game.print();
+}
+
 class GpuExpertRulesTest : public testing::TestWithParam<std::string> {};
 
 TEST_P(GpuExpertRulesTest, MapsComputesTheSameAndLowersToPtx) {
@@ -220,25 +234,19 @@ TEST(GpuExpertRules, ARowsPhasesFuseIntoOneLaunchOfOneBlockShape) {
 }
 
 TEST(GpuExpertRules, NoRegisterTilesThatLeaveTooFewThreads) {
-  MLIRContext ctx;
   // 256 x 448 outputs: 4 x 4 tiles would leave 7,168 threads (the
   // reduction not split across blocks here).
-  OwningOpRef<ModuleOp> module =
-      importDojoString("x f32 [256, 4096] heap in\n"
-                       "w f32 [4096, 448] heap in\n"
-                       "y f32 [256, 448] heap out\n"
-                       "256 448 y[{0}, {1}] = 0\n"
-                       "| | 4096 y[{0}, {1}] += x[{0}, {2}] * w[{2}, {1}]\n",
-                       &ctx);
-  ASSERT_TRUE(module);
-  TargetDescription target = *TargetDescription::getGpu("sm_90");
-  Game game(getSingleKernel(*module), MoveOptions{true, target});
   GpuExpertVariant unsplit;
   unsplit.splitThreads = 0;
-  applyGpuExpertRules(game, target, unsplit);
-  EXPECT_NE(game.print().find("256:g 448:b y[{0}, {1}] = 0"),
-            std::string::npos)
-      << game.print();
+  std::string text =
+      mapKernel("x f32 [256, 4096] heap in\n"
+                "w f32 [4096, 448] heap in\n"
+                "y f32 [256, 448] heap out\n"
+                "256 448 y[{0}, {1}] = 0\n"
+                "| | 4096 y[{0}, {1}] += x[{0}, {2}] * w[{2}, {1}]\n",
+                unsplit);
+  EXPECT_NE(text.find("256:g 448:b y[{0}, {1}] = 0"), std::string::npos)
+      << text;
 }
 
 TEST(GpuExpertRules, ReductionsWithFewOutputsAreSplitAcrossBlocks) {
@@ -303,18 +311,10 @@ TEST(GpuExpertRules, ElementwiseGetsVectorLanesBlocksAndAGridNest) {
 }
 
 TEST(GpuExpertRules, RowReductionsShareFewPartialsInBlockSharedMemory) {
-  MLIRContext ctx;
-  OwningOpRef<ModuleOp> module =
-      importDojoString("x f32 [16384, 1024] heap in\n"
-                       "m f32 [16384] heap out\n"
-                       "16384 m[{0}] = 0\n"
-                       "| 1024 m[{0}] += x[{0}, {1}]\n",
-                       &ctx);
-  ASSERT_TRUE(module);
-  TargetDescription target = *TargetDescription::getGpu("sm_90");
-  Game game(getSingleKernel(*module), MoveOptions{true, target});
-  applyGpuExpertRules(game, target);
-  std::string text = game.print();
+  std::string text = mapKernel("x f32 [16384, 1024] heap in\n"
+                               "m f32 [16384] heap out\n"
+                               "16384 m[{0}] = 0\n"
+                               "| 1024 m[{0}] += x[{0}, {1}]\n");
   // 1024 terms: 32 threads (about sqrt(1024), one warp) of 32 coalesced
   // terms each; the partials in block-shared memory, one copy per block
   // (the grid's dimension reused), combined by thread 0.
@@ -328,21 +328,14 @@ TEST(GpuExpertRules, RowReductionsShareFewPartialsInBlockSharedMemory) {
 }
 
 TEST(GpuExpertRules, NestedReductionsTakeUpToABlockOfPartials) {
-  MLIRContext ctx;
   // 8 x 300 x 300 terms per channel, 300 of them innermost: every
   // iteration of the innermost scope a thread (no multiple of the warp
   // divides 300), each accumulating over the 8 x 300 outer ones.
-  OwningOpRef<ModuleOp> module =
-      importDojoString("x f32 [8, 64, 300, 300] heap in\n"
-                       "m f32 [64] heap out\n"
-                       "64 m[{0}] = 0\n"
-                       "| 8 300 300 m[{0}] += x[{1}, {0}, {2}, {3}]\n",
-                       &ctx);
-  ASSERT_TRUE(module);
-  TargetDescription target = *TargetDescription::getGpu("sm_90");
-  Game game(getSingleKernel(*module), MoveOptions{true, target});
-  applyGpuExpertRules(game, target);
-  std::string text = game.print();
+  std::string text =
+      mapKernel("x f32 [8, 64, 300, 300] heap in\n"
+                "m f32 [64] heap out\n"
+                "64 m[{0}] = 0\n"
+                "| 8 300 300 m[{0}] += x[{1}, {0}, {2}, {3}]\n");
   EXPECT_NE(text.find("m_p f32 [64:N, 300] gpu_shared"), std::string::npos)
       << text;
   EXPECT_NE(text.find("| 8 300 300:b m_p[{0}, {3}] += x[{1}, {0}, {2}, {3}]"),
