@@ -2,6 +2,7 @@
 
 #include "ValueBounds.h"
 #include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
+#include "perfdojo/Support/InputValues.h"
 
 #include <cmath>
 
@@ -135,9 +136,10 @@ std::optional<double> kernelgen::propagateError(OpKind kind, ArrayRef<Range> arg
 Range kernelgen::getInputRange(Type type, bool positive) {
   if (isBoolType(type))
     return Range{0, 1};
-  if (isIntegerElementType(type))
-    return positive ? Range{1, 7} : Range{-8, 7};
-  return positive ? Range{0.5, 2} : Range{-1, 2};
+  // The input generator's own bounds (Support/InputValues.h).
+  InputBounds b = isIntegerElementType(type) ? getIntegerInputBounds(positive)
+                                             : getFloatInputBounds(positive);
+  return Range{b.lo, b.hi};
 }
 
 double kernelgen::getMagnitudeLimit(Type type) {

@@ -40,10 +40,9 @@ constexpr double kPositiveFloor = 0.25;
 inline bool isPositive(Range r) { return r.lo >= kPositiveFloor; }
 
 /// What inputs and inouts of element type `type` hold, as fillInputs
-/// (Runtime/HostBuffer.h) draws them: floats in [-1, 1), or [0.5, 2) for
-/// arrays that feed log, sqrt, rsqrt or a divisor (`positive`); integers in
-/// [-8, 8), or [1, 8) for divisors; bool 0 or 1. The bounds here are closed
-/// and may be wider.
+/// (Runtime/HostBuffer.h) draws them: the input generator's closed bounds
+/// (Support/InputValues.h; `positive` for arrays that feed log, sqrt,
+/// rsqrt or a divisor); bool 0 or 1.
 Range getInputRange(mlir::Type type, bool positive);
 
 /// The range of `kind` applied to `args`, or nullopt where the operation

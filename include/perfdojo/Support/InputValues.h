@@ -40,17 +40,35 @@ inline SplitMix64 getInputStream(uint64_t seed, std::string_view name) {
   return SplitMix64{seed ^ h};
 }
 
-/// A float input from a draw `u`: uniform in [-1, 1), or in [0.5, 2) for
-/// arrays that must be positive (operands of log, sqrt, rsqrt, divisors).
-inline double getFloatInput(double u, bool positive) {
-  return positive ? 0.5 + 1.5 * u : 2.0 * u - 1.0;
+/// The closed bounds of generated inputs of one kind.
+struct InputBounds {
+  double lo, hi;
+};
+
+/// Float inputs: uniform in [-1, 1), or in [0.5, 2) for arrays that must
+/// be positive (operands of log, sqrt, rsqrt, divisors). Closed bounds, as
+/// the kernel generator's value analysis needs them.
+inline InputBounds getFloatInputBounds(bool positive) {
+  return positive ? InputBounds{0.5, 2} : InputBounds{-1, 1};
 }
 
-/// An integer input from a draw `u`: uniform in [-8, 8) (products of a few
-/// stay in range), or [1, 8) for divisors, so no division by zero.
+/// Integer inputs: uniform in [-8, 7] (products of a few stay in range), or
+/// [1, 7] for divisors, so no division by zero.
+inline InputBounds getIntegerInputBounds(bool positive) {
+  return positive ? InputBounds{1, 7} : InputBounds{-8, 7};
+}
+
+/// A float input from a draw `u` in [0, 1).
+inline double getFloatInput(double u, bool positive) {
+  InputBounds b = getFloatInputBounds(positive);
+  return b.lo + (b.hi - b.lo) * u;
+}
+
+/// An integer input from a draw `u` in [0, 1).
 inline int64_t getIntegerInput(double u, bool positive) {
-  return positive ? 1 + static_cast<int64_t>(7 * u)
-                  : static_cast<int64_t>(16 * u) - 8;
+  InputBounds b = getIntegerInputBounds(positive);
+  return static_cast<int64_t>(b.lo) +
+         static_cast<int64_t>((b.hi - b.lo + 1) * u);
 }
 
 /// A bool input from a draw `u`: 0 or 1.

@@ -12,7 +12,10 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/OperationSupport.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Tools/ParseUtilities.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -91,6 +94,39 @@ LogicalResult perfdojo::checkBraceNesting(llvm::SourceMgr &sourceMgr,
       << " deep here; the IR nests at most " << kMaxScopeDepth
       << " scopes, and the MLIR parser is not run on such text";
   return failure();
+}
+
+/// mlir-translate's `--no-implicit-module`, read from the option registry
+/// (the driver owns the option); an implicit module when it is not there.
+static bool insertImplicitModule() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto it = options.find("no-implicit-module");
+  if (it == options.end() ||
+      it->second->getValueExpectedFlag() != llvm::cl::ValueOptional)
+    return true;
+  return !static_cast<llvm::cl::opt<bool> *>(it->second)->getValue();
+}
+
+void perfdojo::registerCheckedTranslationFromMLIR(
+    llvm::StringRef name, llvm::StringRef description,
+    const TranslateFromMLIRFunction &function,
+    const DialectRegistrationFunction &dialects) {
+  TranslateRegistration(
+      name, description,
+      [function, dialects](const std::shared_ptr<llvm::SourceMgr> &sourceMgr,
+                           llvm::raw_ostream &output,
+                           MLIRContext *context) -> LogicalResult {
+        DialectRegistry registry;
+        dialects(registry);
+        context->appendDialectRegistry(registry);
+        if (failed(checkBraceNesting(*sourceMgr, context)))
+          return failure();
+        OwningOpRef<Operation *> op = parseSourceFileForTool(
+            sourceMgr, ParserConfig(context), insertImplicitModule());
+        if (!op || failed(verify(*op)))
+          return failure();
+        return function(op.get(), output);
+      });
 }
 
 std::unique_ptr<llvm::MemoryBuffer>

@@ -91,7 +91,7 @@ void perfdojo::registerDojoTranslations() {
             importDojo(sourceMgr, context, kernelName).release());
       },
       [](DialectRegistry &registry) { registry.insert<DojoDialect>(); });
-  TranslateFromMLIRRegistration exportReg(
+  registerCheckedTranslationFromMLIR(
       "export-dojo", "export a dojo kernel as canonical `.dojo` text",
       [](Operation *op, llvm::raw_ostream &os) { return exportDojo(op, os); },
       [](DialectRegistry &registry) { registry.insert<DojoDialect>(); });

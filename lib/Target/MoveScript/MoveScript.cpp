@@ -5,6 +5,7 @@
 #include "perfdojo/Dialect/Dojo/TransformOps/DojoTransformOps.h"
 #include "perfdojo/Moves/Move.h"
 #include "perfdojo/Moves/Selector.h"
+#include "perfdojo/Target/DojoText/DojoText.h"
 
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformOps.h"
@@ -122,7 +123,7 @@ void perfdojo::registerMoveScriptTranslations() {
             importMoveScript(sourceMgr, context).release());
       },
       dialects);
-  TranslateFromMLIRRegistration toScript(
+  registerCheckedTranslationFromMLIR(
       "transform-to-moves",
       "print the move script of a Transform dialect sequence",
       [](Operation *op, llvm::raw_ostream &os) {

@@ -10,6 +10,7 @@
 #include "perfdojo/Conversion/Passes.h"
 #include "perfdojo/Dialect/Snitch/IR/Snitch.h"
 #include "perfdojo/Dialect/Snitch/Transforms/Passes.h"
+#include "perfdojo/Target/DojoText/DojoText.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassManager.h"
@@ -151,7 +152,7 @@ LogicalResult perfdojo::emitKernelsAsSnitchAssembly(ModuleOp library,
 }
 
 void perfdojo::registerSnitchTranslations() {
-  TranslateFromMLIRRegistration toAsm(
+  registerCheckedTranslationFromMLIR(
       "snitch-to-asm",
       "Lower snitch functions to the ISA level and print them as RISC-V "
       "assembly for llvm-mc (rv32imafd, Xssr/Xfrep as .insn)",

@@ -11,6 +11,7 @@
 
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 
+#include "mlir/Tools/mlir-translate/Translation.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -88,6 +89,15 @@ std::optional<size_t> findExcessiveBraceNesting(llvm::StringRef text);
 /// of `sourceMgr` and fails, or succeeds where the nesting is within it.
 mlir::LogicalResult checkBraceNesting(llvm::SourceMgr &sourceMgr,
                                       mlir::MLIRContext *context);
+
+/// Registers an mlir-translate translation from MLIR, as
+/// mlir::TranslateFromMLIRRegistration does (the dialects, parse, verify,
+/// then `function`), except that input whose brackets nest too deep is
+/// refused by checkBraceNesting before MLIR's parser runs on it.
+void registerCheckedTranslationFromMLIR(
+    llvm::StringRef name, llvm::StringRef description,
+    const mlir::TranslateFromMLIRFunction &function,
+    const mlir::DialectRegistrationFunction &dialects);
 
 /// The `.dojo` text of the main buffer of `sourceMgr`, imported (as
 /// importDojo) and printed as MLIR with its locations, so that an MLIR
