@@ -265,6 +265,15 @@ ArrayCopyMove::checkRequest(MoveState &state, const MoveRequest &request,
       resolveArrayAndNode(state, request, errorLoc, diag);
   if (!target)
     return diag;
+  // The copy has the array's extents and padding, every dimension
+  // materialized: from a buffer with `:N` dimensions that can exceed a
+  // 64-bit layout.
+  BufferOp buffer = target->buffer;
+  if (!checkNewLayout(request, errorLoc, buffer,
+                      (target->array + "'s copy").str(), buffer.getShape(),
+                      buffer.getPadding(),
+                      SmallVector<bool>(buffer.getRank(), false), diag))
+    return diag;
   return checkArrayAndNode(state, request, errorLoc, *target);
 }
 

@@ -14,7 +14,8 @@
 //   the map is the row-major bijection and stays affine. Example: after
 //   split_scope by f, {d}*f+{d+1} becomes [{d}, {d+1}]; the constant 5 with
 //   f = 4 becomes [1, 1]. A `:N` dimension splits into two `:N` dimensions.
-//   Candidates: the divisors 1 < f < n of unpadded dimensions.
+//   Candidates: the divisors 1 < f < n of unpadded dimensions
+//   (getProperDivisors, Support/Divisors.h: bounded work at any size).
 //
 // merge_dims b.k           (inverse: split_dim b.k q)
 //   Dimensions k and k+1 (extents p, q) become one of extent p*q; [e1, e2]
@@ -35,6 +36,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "MoveKinds.h"
+
+#include "perfdojo/Support/Divisors.h"
 
 #include "llvm/Support/CheckedArithmetic.h"
 
@@ -117,9 +120,8 @@ public:
     int64_t n = buffer.getShape()[k];
     if (buffer.getPadding()[k])
       return;
-    for (int64_t f = 2; f < n; ++f)
-      if (n % f == 0)
-        addRequest(out, buffer, k, {f});
+    for (int64_t f : getProperDivisors(n))
+      addRequest(out, buffer, k, {f});
   }
 
   DiagnosedSilenceableFailure checkDim(MoveState &state,
@@ -222,6 +224,28 @@ public:
     for (const ArrayAccess &access :
          collectArrayAccesses(state.getKernel(), buffer)) {
       const LinearForm &e1 = access.indices[k], &e2 = access.indices[k + 1];
+      // The merged index q * e1 + e2, term by term, in the 64-bit range (a
+      // large coefficient is in bounds only on a variable that is always 0,
+      // of a size-1 scope).
+      for (size_t j = 0; j <= e1.coeffs.size(); ++j) {
+        bool constant = j == e1.coeffs.size();
+        int64_t a = constant ? e1.constant : e1.coeffs[j];
+        int64_t b = constant ? e2.constant
+                             : (j < e2.coeffs.size() ? e2.coeffs[j] : 0);
+        std::optional<int64_t> scaled = llvm::checkedMul(q, a);
+        if (scaled && llvm::checkedAdd(*scaled, b))
+          continue;
+        return failWithNote(
+            request, errorLoc,
+            "the merged index of '" + name + "' would have " +
+                (constant ? std::string("the constant ")
+                          : "the coefficient of {" + std::to_string(j) +
+                                "} ") +
+                describeOverflowingProduct(q, a) +
+                (b ? " + " + std::to_string(b) : std::string()) +
+                ", beyond the 64-bit index range",
+            access.leaf, "this access");
+      }
       for (auto [j, a] : llvm::enumerate(e2.coeffs)) {
         if (a == 0)
           continue;

@@ -8,6 +8,8 @@
 //   dependence test: v -> (v div f, v mod f) is an order isomorphism, so
 //   every instance keeps its place in the execution order and touches the
 //   same elements.
+//   Candidates: every proper divisor f of s (getProperDivisors,
+//   Support/Divisors.h: bounded work at any size).
 //
 // merge_scopes a@d         (inverse: split_scope a@d q)
 //   A plain scope (size p) whose only child is a plain scope (size q)
@@ -20,6 +22,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "MoveKinds.h"
+
+#include "perfdojo/Support/Divisors.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/Support/CheckedArithmetic.h"
@@ -42,16 +46,7 @@ public:
         continue;
       std::string location = getNodeSelector(scope);
       // Every proper divisor, in increasing order.
-      SmallVector<int64_t> small, large;
-      for (int64_t f = 2; f * f <= s; ++f) {
-        if (s % f)
-          continue;
-        small.push_back(f);
-        if (f * f != s)
-          large.push_back(s / f);
-      }
-      small.append(large.rbegin(), large.rend());
-      for (int64_t f : small)
+      for (int64_t f : getProperDivisors(s))
         out.push_back({getName().str(), location, {f}});
     }
   }
