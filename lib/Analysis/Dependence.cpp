@@ -182,33 +182,88 @@ private:
     return false;
   }
 
-  /// Exact depth-first search over the box, variables in the order x_0,
-  /// y_0, x_1, y_1, ..., pruned by each equality's interval over the
-  /// variables not yet chosen and by the relations. Deep nests of small
-  /// scopes make systems with many variables that the Presburger library's
-  /// integer sampling is very slow on, while the search settles them in a
-  /// few steps. Nullopt if it visits more than a fixed budget of nodes
-  /// (then the exact Presburger test decides).
+  /// Exact depth-first search over the box, pruned by each equality's
+  /// interval over the variables not yet chosen and by the relations, each
+  /// variable's range narrowed to the values every equality can still
+  /// reach 0 from. The variables split into independent components (linked
+  /// by sharing an equality, or x_k and y_k by a relation of depth k), the
+  /// system is feasible iff each is, and each is searched alone in the
+  /// order x_0, y_0, x_1, y_1, ...: a variable outside a component's
+  /// equalities (the grid row both sides share, say) then multiplies no
+  /// search. Deep nests of small scopes make systems with many variables
+  /// that the Presburger library's integer sampling is very slow on, while
+  /// the search settles them in a few steps. Nullopt if it visits more than
+  /// a fixed budget of nodes (then the exact Presburger test decides).
   std::optional<bool> search(ArrayRef<DepthRelation> relations) {
-    SmallVector<unsigned, 16> order;
-    for (unsigned k = 0; k < std::max(nx, ny); ++k) {
-      if (k < nx)
-        order.push_back(k);
-      if (k < ny)
-        order.push_back(nx + k);
+    unsigned nvars = nx + ny;
+    // Components: union-find over the variables.
+    SmallVector<unsigned, 16> parent(nvars);
+    for (unsigned v = 0; v < nvars; ++v)
+      parent[v] = v;
+    std::function<unsigned(unsigned)> root = [&](unsigned v) {
+      return parent[v] == v ? v : parent[v] = root(parent[v]);
+    };
+    auto join = [&](unsigned a, unsigned b) { parent[root(a)] = root(b); };
+    for (const SmallVector<int64_t, 16> &row : equalities) {
+      std::optional<unsigned> first;
+      for (unsigned v = 0; v < nvars; ++v)
+        if (row[v] != 0) {
+          if (first)
+            join(*first, v);
+          else
+            first = v;
+        }
+      // A row without variables holds iff its constant is 0.
+      if (!first && row.back() != 0)
+        return false;
     }
+    for (auto [k, rel] : llvm::enumerate(relations))
+      if (rel != DepthRelation::Any && k < nx && k < ny)
+        join(k, nx + k);
+    int64_t budget = int64_t(1) << 16;
+    SmallVector<bool, 16> done(nvars, false);
+    for (unsigned v = 0; v < nvars; ++v) {
+      unsigned component = root(v);
+      if (done[component])
+        continue;
+      done[component] = true;
+      SmallVector<unsigned, 16> order;
+      for (unsigned k = 0; k < std::max(nx, ny); ++k) {
+        if (k < nx && root(k) == component)
+          order.push_back(k);
+        if (k < ny && root(nx + k) == component)
+          order.push_back(nx + k);
+      }
+      SmallVector<unsigned, 4> rows;
+      for (unsigned r = 0; r < equalities.size(); ++r)
+        if (llvm::any_of(order, [&](unsigned u) { return equalities[r][u]; }))
+          rows.push_back(r);
+      std::optional<bool> found = searchComponent(order, rows, relations,
+                                                  budget);
+      if (!found || !*found)
+        return found;
+    }
+    return true;
+  }
+
+  /// The search of one component: `order` its variables, `rows` the
+  /// equalities over them; `budget` nodes left, shared by all components.
+  std::optional<bool> searchComponent(ArrayRef<unsigned> order,
+                                      ArrayRef<unsigned> rows,
+                                      ArrayRef<DepthRelation> relations,
+                                      int64_t &budget) {
     unsigned n = order.size();
     auto extent = [&](unsigned v) {
       return v < nx ? x.sizes[v] : y.sizes[v - nx];
     };
     // suffixLo[r][i], suffixHi[r][i]: range of row r's terms over order[i..].
-    unsigned rows = equalities.size();
-    SmallVector<SmallVector<int64_t, 16>, 4> suffixLo(rows), suffixHi(rows);
-    for (unsigned r = 0; r < rows; ++r) {
+    unsigned nrows = rows.size();
+    SmallVector<SmallVector<int64_t, 16>, 4> suffixLo(nrows), suffixHi(nrows);
+    for (unsigned r = 0; r < nrows; ++r) {
       suffixLo[r].assign(n + 1, 0);
       suffixHi[r].assign(n + 1, 0);
       for (unsigned i = n; i-- > 0;) {
-        int64_t c = equalities[r][order[i]], atMax;
+        int64_t c = equalities[rows[r]][order[i]], atMax;
         if (llvm::MulOverflow(c, extent(order[i]) - 1, atMax))
           return std::nullopt;
         int64_t lo = std::min<int64_t>(0, atMax),
@@ -219,15 +274,14 @@ private:
       }
     }
     SmallVector<int64_t, 16> value(nx + ny, 0);
-    SmallVector<int64_t, 4> partial(rows);
-    for (unsigned r = 0; r < rows; ++r)
-      partial[r] = equalities[r].back();
-    int64_t budget = int64_t(1) << 16;
+    SmallVector<int64_t, 4> partial(nrows);
+    for (unsigned r = 0; r < nrows; ++r)
+      partial[r] = equalities[rows[r]].back();
     // Returns 1 if a solution exists below, 0 if not, -1 if out of budget.
     std::function<int(unsigned)> visit = [&](unsigned i) -> int {
       if (--budget < 0)
         return -1;
-      for (unsigned r = 0; r < rows; ++r)
+      for (unsigned r = 0; r < nrows; ++r)
         if (partial[r] + suffixLo[r][i] > 0 || partial[r] + suffixHi[r][i] < 0)
           return 0;
       if (i == n)
@@ -252,13 +306,36 @@ private:
           break;
         }
       }
+      // Bound propagation: a value from which some row's sum can no longer
+      // reach 0, whatever the later variables take, is not tried: c * val
+      // must lie in [-partial - suffixHi, -partial - suffixLo].
+      for (unsigned r = 0; r < nrows && lo <= hi; ++r) {
+        __int128 c = equalities[rows[r]][v];
+        if (c == 0)
+          continue;
+        __int128 a = -__int128(partial[r]) - suffixHi[r][i + 1],
+                 b = -__int128(partial[r]) - suffixLo[r][i + 1];
+        if (c < 0) {
+          std::swap(a, b);
+          a = -a;
+          b = -b;
+          c = -c;
+        }
+        // c > 0: val in [ceil(a / c), floor(b / c)].
+        __int128 first = a >= 0 ? (a + c - 1) / c : -((-a) / c);
+        __int128 last = b >= 0 ? b / c : -((-b + c - 1) / c);
+        if (first > lo)
+          lo = first > hi ? hi + 1 : int64_t(first);
+        if (last < hi)
+          hi = last < lo ? lo - 1 : int64_t(last);
+      }
       for (int64_t val = lo; val <= hi; ++val) {
         value[v] = val;
-        for (unsigned r = 0; r < rows; ++r)
-          partial[r] += equalities[r][v] * val;
+        for (unsigned r = 0; r < nrows; ++r)
+          partial[r] += equalities[rows[r]][v] * val;
         int found = visit(i + 1);
-        for (unsigned r = 0; r < rows; ++r)
-          partial[r] -= equalities[r][v] * val;
+        for (unsigned r = 0; r < nrows; ++r)
+          partial[r] -= equalities[rows[r]][v] * val;
         if (found != 0)
           return found;
       }
