@@ -16,7 +16,9 @@
 //     gpu_shared at most TargetDescription::sharedBytes bytes, and private
 //            to the blocks of one `:g` scope (getPrivatizingScope as if
 //            the buffer lived there: every access inside that scope,
-//            every read covered within a block);
+//            every read covered within a block); a buffer in gpu_shared
+//            that is not (a hand-written or generated kernel) is not moved
+//            out, since the inverse could not put it back;
 //     gpu_local always (a copy per thread where private, else global);
 //     a location the target lacks (TargetDescription::hasLocation; TCDM
 //            on every target until Snitch lands) is refused, and a buffer
@@ -122,21 +124,33 @@ public:
                           stringifyBufferLocation(buffer.getLocation()) +
                           ", which is not available for this target yet, so "
                           "the move could not be undone");
+    // gpu_shared needs a buffer private to the blocks of one `:g` scope;
+    // one already there without (a hand-written or generated kernel) is
+    // not moved out either, since the inverse could not put it back.
+    auto blockPrivate = [&] {
+      ScopeOp blocks = getPrivatizingScope(state.getKernel(), buffer,
+                                           BufferLocation::gpu_shared);
+      return blocks && blocks.getMode() == Mode::gpu_grid;
+    };
+    const char *whyPrivate = ": every access must lie inside that scope and "
+                             "every read must read a value written by the "
+                             "same block";
+    if (buffer.getLocation() == BufferLocation::gpu_shared && !blockPrivate())
+      return failAtBuffer("'" + buffer.getName() +
+                          "' is in gpu_shared without being private to the "
+                          "blocks of one ':g' scope, so the move could not be "
+                          "undone" +
+                          whyPrivate);
     if (std::optional<std::string> over = findCapacityViolation(
             buffer, *loc, getStorageElements(buffer), state.getOptions()))
       return failAtBuffer(*over);
     if (*loc == BufferLocation::reg)
       return checkRegisterAddressing(state.getKernel(), buffer, request,
                                      errorLoc);
-    if (*loc == BufferLocation::gpu_shared) {
-      ScopeOp blocks = getPrivatizingScope(state.getKernel(), buffer, *loc);
-      if (!blocks || blocks.getMode() != Mode::gpu_grid)
-        return failAtBuffer(
-            "'" + buffer.getName() +
-            "' is not private to the blocks of one ':g' scope: every access "
-            "must lie inside that scope and every read must read a value "
-            "written by the same block");
-    }
+    if (*loc == BufferLocation::gpu_shared && !blockPrivate())
+      return failAtBuffer("'" + buffer.getName() +
+                          "' is not private to the blocks of one ':g' scope" +
+                          whyPrivate);
     return DiagnosedSilenceableFailure::success();
   }
 

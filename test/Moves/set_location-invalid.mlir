@@ -81,6 +81,22 @@ dojo.kernel @negative_from_unavailable {
   }
 }
 
+//--- negative_from_shared_unprivate.mlir
+// RUN: perfdojo-opt %t/negative_from_shared_unprivate.mlir --dojo-apply="set_location t 2" -verify-diagnostics
+
+// A generated kernel: t in gpu_shared with no ':g' scope around its
+// accesses. The inverse (set_location t 3) would be refused.
+// expected-error @+1 {{'set_location t 2': 't' is in gpu_shared without being private to the blocks of one ':g' scope, so the move could not be undone: every access must lie inside that scope and every read must read a value written by the same block}}
+dojo.kernel @negative_from_shared_unprivate {
+  // expected-note @+1 {{declared here}}
+  dojo.buffer t f32 [4] gpu_shared
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    dojo.leaf t[{0}] = 1.0
+    dojo.leaf y[{0}] = t[{0}]
+  }
+}
+
 //--- negative_stack_budget.mlir
 // RUN: perfdojo-opt %t/negative_stack_budget.mlir --dojo-apply="set_location t 1" -verify-diagnostics
 
