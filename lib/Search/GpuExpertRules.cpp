@@ -129,10 +129,10 @@ void vectorizeLanes(Game &game, unsigned top, const TargetDescription &target) {
 /// terms / T of them, then thread 0 combines the T partials, so T near
 /// sqrt(terms) balances the two (times `factor`, a variant's choice: the
 /// combine reads block-shared memory, cheaper than the terms' loads). T
-/// divides `size`, is at most a block, and
-/// is a multiple of the warp where one fits: the smallest such T from
-/// sqrt(terms) up, else the largest below, else the largest divisor of
-/// `size` that fits a block. `size` itself means no split; 0 none fits.
+/// divides `size`, is at most a block, and is a multiple of the warp where
+/// one fits: the smallest such T from sqrt(terms) up, else the largest
+/// below, else the largest divisor of `size` that fits a block. `size`
+/// itself means no split; 0 none fits.
 int64_t chooseReductionThreads(int64_t size, int64_t terms,
                                const TargetDescription &target,
                                int64_t factor) {
