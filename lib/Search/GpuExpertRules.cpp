@@ -300,7 +300,7 @@ int64_t chooseLaunchThreads(Game &game, unsigned top,
 /// thread scope has that size: scopes of a multiple of it are split.
 void mapThreads(Game &game, unsigned top, const TargetDescription &target,
                 bool privatizeReductions, int64_t launchThreads,
-                int64_t factor) {
+                int64_t factor, int64_t lanes) {
   llvm::StringSet<> tried;
   // Partials made by privatize_reduction: a reduction reading only these
   // is their combine, which stays with thread 0 (privatizing it again
@@ -373,9 +373,21 @@ void mapThreads(Game &game, unsigned top, const TargetDescription &target,
       auto privatizeHere = [&](const std::string &s) {
         return privatize(s, depth);
       };
-      mapped = threads == size ? privatizeHere(*candidate)
-                               : splitThreads(*candidate, threads,
-                                              privatizeHere);
+      // With lanes, each thread first takes `lanes` consecutive terms per
+      // step (an unrolled scope: adjacent loads the back end can merge
+      // into one vector load), then the threads split the rest.
+      if (lanes > 1 && size % (threads * lanes) == 0 &&
+          splitThreads(*candidate, lanes, [&](const std::string &inner) {
+            return tryApply(game, makeMove(MoveKind::SetUnroll, inner)) &&
+                   (size / lanes == threads
+                        ? privatizeHere(*candidate)
+                        : splitThreads(*candidate, threads, privatizeHere));
+          }))
+        mapped = true;
+      else
+        mapped = threads == size ? privatizeHere(*candidate)
+                                 : splitThreads(*candidate, threads,
+                                                privatizeHere);
     } else if (!privatizeReductions) {
       mapped = threads == size ? setBlock(*candidate)
                                : splitThreads(*candidate, threads, setBlock);
@@ -679,10 +691,11 @@ void widenBlocks(Game &game, unsigned top, const TargetDescription &target,
 std::vector<GpuExpertVariant> perfdojo::getGpuExpertVariants() {
   auto variant = [](int64_t rows, int64_t vectors, int64_t minBlockThreads,
                     bool fuse, int64_t splitThreads = 1 << 18,
-                    int64_t factor = 1) {
+                    int64_t factor = 1, int64_t lanes = 1) {
     GpuExpertVariant v;
     v.splitThreads = splitThreads;
     v.reductionThreadsFactor = factor;
+    v.reductionLanes = lanes;
     v.tileRows = rows;
     v.tileVectors = vectors;
     v.minBlockThreads = minBlockThreads;
@@ -694,7 +707,9 @@ std::vector<GpuExpertVariant> perfdojo::getGpuExpertVariants() {
           variant(0, 0, 128, true), variant(4, 1, 0, true),
           variant(4, 1, 128, false), variant(4, 1, 128, true, 0),
           variant(4, 1, 128, true, 1 << 20),
-          variant(4, 1, 128, true, 1 << 18, 4)};
+          variant(4, 1, 128, true, 1 << 18, 4),
+          variant(4, 1, 128, true, 1 << 18, 1, 4),
+          variant(4, 1, 128, true, 1 << 18, 4, 4)};
 }
 
 void perfdojo::applyGpuExpertRules(Game &game, const TargetDescription &target,
@@ -711,13 +726,14 @@ void perfdojo::applyGpuExpertRules(Game &game, const TargetDescription &target,
     vectorizeLanes(game, top, target);
     int64_t factor = variant.reductionThreadsFactor;
     int64_t launchThreads = chooseLaunchThreads(game, top, target, factor);
+    int64_t lanes = variant.reductionLanes;
     mapThreads(game, top, target, /*privatizeReductions=*/false,
-               launchThreads, factor);
+               launchThreads, factor, lanes);
     mapThreads(game, top, target, /*privatizeReductions=*/true,
-               launchThreads, factor);
+               launchThreads, factor, lanes);
     // The partials' initializations, new since the first pass.
     mapThreads(game, top, target, /*privatizeReductions=*/false,
-               launchThreads, factor);
+               launchThreads, factor, lanes);
     widenBlocks(game, top, target, variant);
     extendGrid(game, top);
   }

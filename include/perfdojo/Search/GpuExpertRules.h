@@ -34,8 +34,11 @@ struct GpuExpertVariant {
   /// blocks (about what a GPU of 132 multiprocessors of 2,048 threads
   /// holds at once); 0 for never.
   int64_t splitThreads = 1 << 18;
-  /// Rule 4: the threads of a reduction, near sqrt(terms) times this.
+  /// Rule 5: the threads of a reduction, near sqrt(terms) times this.
   int64_t reductionThreadsFactor = 1;
+  /// Rule 5: consecutive terms each thread takes per step of a reduction
+  /// (an unrolled scope whose loads the back end may merge); 1 for none.
+  int64_t reductionLanes = 1;
 };
 
 /// The variants the heuristic strategy evaluates, the default first.
