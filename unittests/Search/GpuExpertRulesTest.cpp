@@ -327,6 +327,33 @@ TEST(GpuExpertRules, RowReductionsShareFewPartialsInBlockSharedMemory) {
       << text;
 }
 
+TEST(GpuExpertRules, ReductionLanesBecome128BitLoads) {
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module =
+      importDojoString("x f32 [4096, 4096] heap in\n"
+                       "y f32 [4096] heap out\n"
+                       "4096 y[{0}] = 0\n"
+                       "| 4096 y[{0}] += x[{0}, {1}]\n",
+                       &ctx);
+  ASSERT_TRUE(module);
+  TargetDescription target = *TargetDescription::getGpu("sm_90");
+  GpuExpertVariant lanes;
+  lanes.reductionLanes = 4;
+  Game game(getSingleKernel(*module), MoveOptions{true, target});
+  applyGpuExpertRules(game, target, lanes);
+  // 64 threads, each taking 4 adjacent terms per step (unrolled).
+  EXPECT_NE(game.print().find(
+                "| 16 64:b 4:u y_p[{0}, {2}] += x[{0}, {1}*256+{2}*4+{3}]"),
+            std::string::npos)
+      << game.print();
+  // The kernel's buffers are 16-byte aligned: the 4 loads merge.
+  auto compiled =
+      GpuKernel::compile(game.getKernel(), GpuCompileOptions{"sm_90", true});
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  EXPECT_NE((*compiled)->getBinary().find("ld.global.nc.v4.b32"),
+            std::string::npos);
+}
+
 TEST(GpuExpertRules, NestedReductionsTakeUpToABlockOfPartials) {
   // 8 x 300 x 300 terms per channel, 300 of them innermost: every
   // iteration of the innermost scope a thread (no multiple of the warp
