@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Analysis/KernelInvariants.h"
+#include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
 using namespace mlir;
@@ -24,10 +25,7 @@ perfdojo::findRegisterAddressingViolation(KernelOp kernel, BufferOp buffer) {
     if (!reused[j])
       innermost = j;
   for (const ArrayAccess &access : collectArrayAccesses(kernel, buffer)) {
-    SmallVector<ScopeOp, 8> path;
-    for (auto scope = access.leaf->getParentOfType<ScopeOp>(); scope;
-         scope = scope->getParentOfType<ScopeOp>())
-      path.insert(path.begin(), scope);
+    SmallVector<ScopeOp, 8> path = getEnclosingScopes(access.leaf);
     for (auto [j, form] : llvm::enumerate(access.indices)) {
       if (reused[j])
         continue;

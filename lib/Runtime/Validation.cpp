@@ -19,14 +19,8 @@ int64_t perfdojo::getMaxReductionLength(KernelOp kernel) {
   kernel.walk([&](LeafOp leaf) {
     if (leaf.getReduce() == ReduceKind::none)
       return;
-    // Depths the output index depends on select distinct elements; every
-    // other enclosing scope accumulates into the same element.
-    llvm::SmallBitVector used(leaf.getDepth());
-    for (AffineExpr e : leaf.getIndices().getResults())
-      e.walk([&](AffineExpr sub) {
-        if (auto d = dyn_cast<AffineDimExpr>(sub))
-          used.set(d.getPosition());
-      });
+    llvm::SmallBitVector used =
+        getUsedDepths(leaf.getIndices(), leaf.getDepth());
     int64_t length = 1;
     unsigned depth = leaf.getDepth();
     for (auto scope = leaf->getParentOfType<ScopeOp>(); scope;

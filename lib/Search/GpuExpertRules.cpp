@@ -4,6 +4,7 @@
 #include "MoveRules.h"
 #include "RegisterBlocking.h"
 
+#include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 #include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 #include "perfdojo/Moves/Selector.h"
 
@@ -258,12 +259,7 @@ bool isPrivatizableReduction(ScopeOp scope, const llvm::StringSet<> &partials) {
 /// output elements, so only privatization gives it threads.
 bool reducesOverEveryScopeBelow(ScopeOp scope, ScopeOp root) {
   auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
-  llvm::SmallBitVector used(leaf.getDepth());
-  for (mlir::AffineExpr e : leaf.getIndices().getResults())
-    e.walk([&](mlir::AffineExpr sub) {
-      if (auto d = llvm::dyn_cast<mlir::AffineDimExpr>(sub))
-        used.set(d.getPosition());
-    });
+  llvm::SmallBitVector used = getUsedDepths(leaf.getIndices(), leaf.getDepth());
   for (ScopeOp p = scope; p && p != root; p = p->getParentOfType<ScopeOp>())
     if (used.test(getNodeDepth(p)))
       return false;
@@ -483,21 +479,13 @@ void splitReductions(Game &game, const GpuExpertVariant &variant) {
     auto leaf = llvm::dyn_cast<LeafOp>(*node);
     if (!leaf)
       continue;
-    llvm::SmallVector<ScopeOp> scopes;
-    for (auto p = leaf->getParentOfType<ScopeOp>(); p;
-         p = p->getParentOfType<ScopeOp>())
-      scopes.insert(scopes.begin(), p);
+    llvm::SmallVector<ScopeOp, 8> scopes = getEnclosingScopes(leaf);
     unsigned depth = scopes.size();
     if (depth < 2 || !llvm::hasSingleElement(scopes.back().getBlock()) ||
         llvm::any_of(scopes, [](ScopeOp s) { return s.getMode() != Mode::seq; }))
       continue;
     // The innermost scope reduces; every other one selects outputs.
-    llvm::SmallBitVector used(depth);
-    for (mlir::AffineExpr e : leaf.getIndices().getResults())
-      e.walk([&](mlir::AffineExpr sub) {
-        if (auto d = llvm::dyn_cast<mlir::AffineDimExpr>(sub))
-          used.set(d.getPosition());
-      });
+    llvm::SmallBitVector used = getUsedDepths(leaf.getIndices(), depth);
     if (used.test(depth - 1) || used.count() != depth - 1)
       continue;
     int64_t outputs = 1;

@@ -32,6 +32,7 @@
 #include "MoveRules.h"
 
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+#include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 #include "perfdojo/Moves/Selector.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -57,15 +58,6 @@ LeafOp findLeaf(KernelOp kernel, const LeafRef &ref) {
 }
 
 /// Enclosing scopes of `leaf`, outermost first.
-llvm::SmallVector<ScopeOp> getAncestors(LeafOp leaf) {
-  llvm::SmallVector<ScopeOp> scopes;
-  for (mlir::Operation *op = leaf->getParentOp(); op; op = op->getParentOp())
-    if (auto scope = llvm::dyn_cast<ScopeOp>(op))
-      scopes.push_back(scope);
-  std::reverse(scopes.begin(), scopes.end());
-  return scopes;
-}
-
 bool usesDepth(mlir::AffineMap map, unsigned depth) {
   return llvm::any_of(map.getResults(), [&](mlir::AffineExpr e) {
     return e.isFunctionOfDim(depth);
@@ -129,7 +121,7 @@ std::optional<BlockSite> analyzeSite(KernelOp kernel, LeafOp leaf,
                                      const MoveOptions &options) {
   if (leaf.getReduce() == ReduceKind::none)
     return std::nullopt;
-  llvm::SmallVector<ScopeOp> scopes = getAncestors(leaf);
+  llvm::SmallVector<ScopeOp> scopes = getEnclosingScopes(leaf);
   unsigned depth = scopes.size();
   if (depth < 2)
     return std::nullopt;
@@ -262,7 +254,7 @@ public:
     for (int d = int(depth) - 1; d >= 0; --d) {
       auto child = [&]() -> mlir::Operation * {
         LeafOp current = getLeaf();
-        auto scopes = getAncestors(current);
+        auto scopes = getEnclosingScopes(current);
         return unsigned(d) + 1 < scopes.size() ? scopes[d + 1].getOperation()
                                                : current.getOperation();
       };
@@ -274,7 +266,7 @@ public:
       if (child()->getNextNode())
         apply(MoveKind::SplitOff, at(d));
     }
-    for (ScopeOp scope : getAncestors(getLeaf())) {
+    for (ScopeOp scope : getEnclosingScopes(getLeaf())) {
       unsigned children = llvm::range_size(scope.getBlock());
       LeafOp init = kept();
       if (children > 2 ||

@@ -89,6 +89,16 @@ unsigned getDepthsUsed(AffineExpr expr) {
   return used;
 }
 
+llvm::SmallBitVector getUsedDepths(AffineMap map, unsigned depth) {
+  llvm::SmallBitVector used(depth);
+  for (AffineExpr result : map.getResults())
+    result.walk([&](AffineExpr e) {
+      if (auto d = dyn_cast<AffineDimExpr>(e); d && d.getPosition() < depth)
+        used.set(d.getPosition());
+    });
+  return used;
+}
+
 AffineMap makeIndexMap(llvm::ArrayRef<AffineExpr> results, MLIRContext *ctx) {
   unsigned dims = 0;
   for (AffineExpr e : results)

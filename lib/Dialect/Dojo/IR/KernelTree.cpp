@@ -55,6 +55,15 @@ SmallVector<int64_t, 8> perfdojo::getLeafBoxSizes(LeafOp leaf) {
   return sizes;
 }
 
+SmallVector<ScopeOp, 8> perfdojo::getEnclosingScopes(Operation *node) {
+  SmallVector<ScopeOp, 8> scopes;
+  for (auto scope = node->getParentOfType<ScopeOp>(); scope;
+       scope = scope->getParentOfType<ScopeOp>())
+    scopes.push_back(scope);
+  std::reverse(scopes.begin(), scopes.end());
+  return scopes;
+}
+
 Operation *perfdojo::getAncestorAtDepth(Operation *node, unsigned depth) {
   for (unsigned d = getNodeDepth(node); d > depth; --d)
     node = node->getParentOp();

@@ -12,6 +12,7 @@
 #include "mlir/IR/AffineExpr.h"
 #include "mlir/IR/AffineMap.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -63,6 +64,11 @@ mlir::AffineMap makeIndexMap(llvm::ArrayRef<LinearForm> forms,
 
 /// Largest depth referenced by `expr` plus one (0 for constants).
 unsigned getDepthsUsed(mlir::AffineExpr expr);
+
+/// The depths below `depth` whose variables some result of `map` uses
+/// (for a leaf's output index: the scopes that select distinct elements;
+/// every other enclosing scope reduces into the same element).
+llvm::SmallBitVector getUsedDepths(mlir::AffineMap map, unsigned depth);
 
 /// Prints `expr` in canonical text form: terms by increasing depth, the
 /// constant last, coefficients after the variable (`{0}*512+{1}-3`).

@@ -40,6 +40,8 @@ unsigned getSubtreeScopeHeight(mlir::Operation *node);
 unsigned getNodeDepth(mlir::Operation *node);
 /// Sizes of the scopes enclosing `leaf`, outermost first (its box).
 llvm::SmallVector<int64_t, 8> getLeafBoxSizes(dojo::LeafOp leaf);
+/// The scopes enclosing `node` (a scope or a leaf), outermost first.
+llvm::SmallVector<dojo::ScopeOp, 8> getEnclosingScopes(mlir::Operation *node);
 /// The ancestor of `node` at `depth` (the node itself at its own depth).
 mlir::Operation *getAncestorAtDepth(mlir::Operation *node, unsigned depth);
 /// Number of scopes enclosing both `a` and `b`.
