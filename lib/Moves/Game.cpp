@@ -27,6 +27,7 @@ llvm::Error Game::apply(const MoveRequest &move) {
   }
   applied.push_back(move);
   inverses.push_back(std::move(*inverse));
+  redoable.clear();
   return llvm::Error::success();
 }
 
@@ -48,8 +49,33 @@ bool Game::undo() {
     return false;
   }
   inverses.pop_back();
-  applied.pop_back();
+  redoable.push_back(applied.pop_back_val());
   return true;
+}
+
+bool Game::redo() {
+  if (redoable.empty())
+    return false;
+  SmallVector<MoveRequest> later = std::move(redoable);
+  MoveRequest move = later.pop_back_val();
+  // Legal again: the state is the one it was applied in before.
+  if (llvm::Error error = apply(move)) {
+    llvm::consumeError(std::move(error));
+    redoable = std::move(later);
+    redoable.push_back(std::move(move));
+    return false;
+  }
+  redoable = std::move(later);
+  return true;
+}
+
+std::unique_ptr<Game> Game::fork() {
+  auto copy = std::make_unique<Game>(getKernel(), getOptions());
+  copy->applied = applied;
+  copy->inverses = inverses;
+  copy->redoable = redoable;
+  copy->cursors = cursors;
+  return copy;
 }
 
 /// The discardable attribute that marks the node a cursor follows: moves

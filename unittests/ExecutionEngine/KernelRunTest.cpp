@@ -253,6 +253,44 @@ TEST_F(KernelRunTest, BaselineMustTakeTheSameArguments) {
   llvm::consumeError(run.takeError());
 }
 
+TEST_F(KernelRunTest, RunsOnGivenInitialContents) {
+  dojo::KernelOp kernel = load(kSum);
+  ASSERT_TRUE(kernel);
+  // x holds f64 values (converted to the kernel's f32), y garbage that an
+  // `out` argument ignores.
+  std::vector<HostBuffer> initial;
+  initial.emplace_back("x", ScalarType::f64, 8 * 32);
+  initial.emplace_back("y", ScalarType::f32, 8);
+  for (int64_t i = 0; i < 8 * 32; ++i)
+    initial[0].set(i, double(i / 32));
+  initial[1].fill(1e30);
+  for (RunEngine engine : {RunEngine::Interp, RunEngine::Jit}) {
+    RunOptions options;
+    options.engine = engine;
+    options.repetitions = 1;
+    llvm::Expected<KernelRun> run = runKernel(kernel, nullptr, options, initial);
+    ASSERT_TRUE(bool(run)) << llvm::toString(run.takeError());
+    EXPECT_TRUE(run->report.passed());
+    for (int64_t r = 0; r < 8; ++r)
+      EXPECT_EQ(run->args[1].get(r), 32.0 * r);
+  }
+  // The wrong number of arguments, or of elements, is refused.
+  RunOptions options;
+  options.engine = RunEngine::Interp;
+  llvm::Expected<KernelRun> missing =
+      runKernel(kernel, nullptr, options, llvm::ArrayRef(initial).take_front());
+  ASSERT_FALSE(bool(missing));
+  EXPECT_NE(llvm::toString(missing.takeError()).find("takes 2 argument(s), 1"),
+            std::string::npos);
+  initial[0] = HostBuffer("x", ScalarType::f32, 7);
+  llvm::Expected<KernelRun> wrongSize =
+      runKernel(kernel, nullptr, options, initial);
+  ASSERT_FALSE(bool(wrongSize));
+  EXPECT_NE(llvm::toString(wrongSize.takeError())
+                .find("'x' has 256 element(s), 7 given"),
+            std::string::npos);
+}
+
 TEST_F(KernelRunTest, RefusesTheReferenceModeOnTheJit) {
   dojo::KernelOp kernel = load(kSum);
   RunOptions options;

@@ -44,6 +44,56 @@ TEST(Game, ApplyUndoRestoresTheExactText) {
   EXPECT_EQ(game.print(), start);
 }
 
+TEST(Game, RedoReappliesWhatUndoTookBackUntilTheNextMove) {
+  Fixture f(kFig6);
+  ASSERT_TRUE(f.kernel);
+  Game game(f.kernel);
+  std::string start = game.print();
+  EXPECT_FALSE(game.redo());
+  ASSERT_FALSE(llvm::errorToBool(game.apply("join_scopes t@0")));
+  ASSERT_FALSE(llvm::errorToBool(game.apply("reuse_dims t.0")));
+  std::string end = game.print();
+  ASSERT_TRUE(game.undo());
+  ASSERT_TRUE(game.undo());
+  ASSERT_EQ(game.undone().size(), 2u);
+  EXPECT_EQ(game.undone().back().str(), "join_scopes t@0");
+  EXPECT_TRUE(game.redo());
+  EXPECT_TRUE(game.redo());
+  EXPECT_FALSE(game.redo());
+  EXPECT_EQ(game.print(), end);
+  EXPECT_EQ(game.history().size(), 2u);
+  // A new move forgets the undone ones.
+  ASSERT_TRUE(game.undo());
+  ASSERT_FALSE(llvm::errorToBool(game.apply("join_scopes t@1")));
+  EXPECT_TRUE(game.undone().empty());
+  EXPECT_FALSE(game.redo());
+  while (game.undo()) {
+  }
+  EXPECT_EQ(game.print(), start);
+}
+
+TEST(Game, ForkIsIndependentAndDeterministic) {
+  Fixture f(kFig6);
+  ASSERT_TRUE(f.kernel);
+  Game game(f.kernel);
+  ASSERT_FALSE(llvm::errorToBool(game.apply("join_scopes t@0")));
+  llvm::Expected<Game::Cursor> cursor = game.track("t@1");
+  ASSERT_TRUE(bool(cursor));
+  std::unique_ptr<Game> copy = game.fork();
+  EXPECT_EQ(copy->print(), game.print());
+  EXPECT_EQ(copy->history().size(), 1u);
+  EXPECT_EQ(copy->getSelector(*cursor), game.getSelector(*cursor));
+  // The same moves give the same text; moves on one leave the other.
+  ASSERT_FALSE(llvm::errorToBool(game.apply("reuse_dims t.0")));
+  ASSERT_FALSE(llvm::errorToBool(copy->apply("reuse_dims t.0")));
+  EXPECT_EQ(copy->print(), game.print());
+  ASSERT_TRUE(copy->undo());
+  ASSERT_TRUE(copy->undo());
+  EXPECT_NE(copy->print(), game.print());
+  EXPECT_EQ(copy->print(), kFig6);
+  EXPECT_EQ(game.history().size(), 2u);
+}
+
 TEST(Game, IllegalMovesLeaveTheStateAndSayWhy) {
   Fixture f(kFig6);
   ASSERT_TRUE(f.kernel);

@@ -89,6 +89,16 @@ llvm::Expected<KernelRun> runKernel(dojo::KernelOp kernel,
                                     dojo::KernelOp baseline,
                                     const RunOptions &options);
 
+/// As above, on the given initial contents instead of the seeded
+/// generator's: one buffer per argument in declaration order, each with the
+/// argument's element count (any ScalarType: values convert as
+/// HostBuffer::assign does). The contents of `out` arguments are ignored:
+/// they start undefined (fillUndefined) as in every run.
+llvm::Expected<KernelRun> runKernel(dojo::KernelOp kernel,
+                                    dojo::KernelOp baseline,
+                                    const RunOptions &options,
+                                    llvm::ArrayRef<HostBuffer> initial);
+
 } // namespace perfdojo
 
 #endif // PERFDOJO_EXECUTIONENGINE_KERNELRUN_H

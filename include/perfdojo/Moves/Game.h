@@ -37,9 +37,19 @@ public:
 
   /// Undoes the last applied move; false if there is none.
   bool undo();
+  /// Applies again the move the last undo took back; false if there is
+  /// none (applying any move forgets what was undone, as editors do).
+  bool redo();
+  /// Moves undo took back that redo can apply again, the next one last.
+  llvm::ArrayRef<MoveRequest> undone() const { return redoable; }
 
   /// The moves applied so far, in order.
   llvm::ArrayRef<MoveRequest> history() const { return applied; }
+
+  /// An independent game in the same state: a copy of the current kernel
+  /// (cursors included) with the same history, undo and redo. Playing the
+  /// same moves on both gives the same text.
+  std::unique_ptr<Game> fork();
 
   /// The current kernel as canonical `.dojo` text.
   std::string print();
@@ -61,7 +71,7 @@ public:
 private:
   mlir::OwningOpRef<dojo::KernelOp> kernel;
   MoveState state;
-  llvm::SmallVector<MoveRequest> applied, inverses;
+  llvm::SmallVector<MoveRequest> applied, inverses, redoable;
   unsigned cursors = 0;
 };
 
