@@ -29,6 +29,25 @@ passed=$((passed + ${total:-0} - ${cf:-0}))
 failed=$((failed + ${cf:-0}))
 rm -f "$ct_out"
 
+echo "== pytest (the Python package) =="
+if [ -d "$BUILD/python_packages/perfdojo" ]; then
+  # The project's venv (Debian's Python plus gymnasium) when it exists.
+  py=/usr/bin/python3
+  [ -x .venv/bin/python ] && py=.venv/bin/python
+  pt_out=$(mktemp)
+  PYTHONPATH="$BUILD/python_packages" "$py" -m pytest -q -p no:cacheprovider \
+    python/tests | tee "$pt_out"
+  [ "${PIPESTATUS[0]}" -eq 0 ] || status=1
+  summary=$(tail -1 "$pt_out")
+  pp=$(echo "$summary" | sed -n 's/.* \([0-9]*\) passed.*/\1/p; s/^\([0-9]*\) passed.*/\1/p' | head -1)
+  pf=$(echo "$summary" | grep -o '[0-9]* \(failed\|error\|errors\)' | awk '{n += $1} END {print n + 0}')
+  passed=$((passed + ${pp:-0}))
+  failed=$((failed + ${pf:-0}))
+  rm -f "$pt_out"
+else
+  echo "skipped: the Python package is not built (PERFDOJO_ENABLE_PYTHON=OFF)"
+fi
+
 for extra in scripts/check-*.sh; do
   [ -x "$extra" ] || continue
   echo "== $extra =="

@@ -17,6 +17,9 @@ PACKAGES=(
   # PyTorch in Debian's Python: scripts/gpu-torch-check.py's test (lit
   # feature python-torch), and the Python package's agents.
   python3-torch
+  # The Python package (lib/Bindings/Python, python/): pybind11, NumPy,
+  # pytest, and venv for the PyPI packages Debian lacks (gymnasium).
+  python3-dev python3-pybind11 python3-numpy python3-pytest python3-venv
   # Cross targets (perfdojo-translate --target=aarch64|riscv64|riscv64-v):
   # C cross compilers with their sysroots and qemu-user to run the results.
   qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
@@ -29,15 +32,29 @@ for p in "${PACKAGES[@]}"; do
     missing+=("$p")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
-
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
-  SUDO=sudo
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null || { echo "install-deps: need root or sudo to install: ${missing[*]}" >&2; exit 1; }
+    SUDO=sudo
+  fi
+  echo "install-deps: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "install-deps: done"
 fi
-echo "install-deps: installing ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "install-deps: done"
+
+# PyPI packages Debian lacks, in the project's venv over Debian's Python
+# (which is externally managed): gymnasium, for perfdojo.env.DojoEnv to be a
+# gymnasium.Env. Optional: without it (no network, say) the environment
+# keeps the same API and its gymnasium test is skipped.
+VENV="$(cd "$(dirname "$0")/.." && pwd)/.venv"
+if ! "$VENV/bin/python" -c "import gymnasium" 2>/dev/null; then
+  if /usr/bin/python3 -m venv --system-site-packages "$VENV" &&
+     "$VENV/bin/pip" install -q --disable-pip-version-check "gymnasium>=1,<2"; then
+    echo "install-deps: gymnasium installed in $VENV"
+  else
+    echo "install-deps: warning: could not install gymnasium from PyPI into $VENV" >&2
+  fi
+fi

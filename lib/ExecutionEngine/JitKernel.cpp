@@ -8,8 +8,12 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 
+#include "llvm/Support/DynamicLibrary.h"
+
 #include <chrono>
 #include <cstring>
+#include <dlfcn.h>
+#include <mutex>
 
 extern "C" void omp_set_num_threads(int);
 
@@ -25,6 +29,21 @@ static double millisecondsSince(Clock::time_point start) {
 void perfdojo::setJitThreads(unsigned threads) {
   if (threads > 0)
     omp_set_num_threads(static_cast<int>(threads));
+}
+
+/// Makes the OpenMP runtime that `:p` scopes call (__kmpc_*) visible to the
+/// JIT's symbol lookup, which searches the process's global scope. An
+/// executable links it globally; a host that loads us with RTLD_LOCAL
+/// (Python's extension modules, plugins) does not, so it is reopened
+/// globally, found from a function of it that this library calls.
+static void exposeOpenMPRuntime() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    Dl_info info;
+    if (dladdr(reinterpret_cast<void *>(&omp_set_num_threads), &info) &&
+        info.dli_fname)
+      llvm::sys::DynamicLibrary::LoadLibraryPermanently(info.dli_fname);
+  });
 }
 
 //===----------------------------------------------------------------------===//
@@ -84,6 +103,7 @@ JitKernel::~JitKernel() = default;
 
 llvm::Expected<std::unique_ptr<JitKernel>>
 JitKernel::compile(dojo::KernelOp kernel, const JitOptions &options) {
+  exposeOpenMPRuntime();
   std::unique_ptr<JitKernel> jit(new JitKernel());
   for (dojo::BufferOp buffer : kernel.getBuffers()) {
     if (!buffer.isArgument())

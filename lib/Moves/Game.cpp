@@ -14,17 +14,38 @@ SmallVector<MoveRequest> Game::legalMoves() {
   return enumerateLegalMoves(state);
 }
 
+/// The error of a failed check or apply: `why`'s message (silenced), or
+/// a generic one where it holds none.
+static llvm::Error toError(DiagnosedSilenceableFailure &why,
+                           const MoveRequest &move) {
+  if (!why.isSilenceableFailure())
+    return llvm::createStringError("'" + move.str() + "' failed");
+  std::string message = StringRef(why.getMessage()).rtrim().str();
+  (void)why.silence();
+  return llvm::createStringError(message);
+}
+
+llvm::Error Game::check(const MoveRequest &move) {
+  DiagnosedSilenceableFailure why =
+      checkMove(state, move, getKernel().getLoc());
+  if (why.succeeded())
+    return llvm::Error::success();
+  return toError(why, move);
+}
+
+llvm::Error Game::check(StringRef move) {
+  llvm::Expected<MoveRequest> request = parseMoveRequest(move);
+  if (!request)
+    return request.takeError();
+  return check(*request);
+}
+
 llvm::Error Game::apply(const MoveRequest &move) {
   DiagnosedSilenceableFailure why = DiagnosedSilenceableFailure::success();
   FailureOr<MoveRequest> inverse =
       applyMove(state, move, getKernel().getLoc(), &why);
-  if (failed(inverse)) {
-    std::string message = why.succeeded() ? "'" + move.str() + "' failed"
-                                          : why.getMessage();
-    if (!why.succeeded())
-      (void)why.silence();
-    return llvm::createStringError(message);
-  }
+  if (failed(inverse))
+    return toError(why, move);
   applied.push_back(move);
   inverses.push_back(std::move(*inverse));
   redoable.clear();

@@ -449,3 +449,34 @@ Evaluation Evaluator::runWorker(const std::string &text,
     e.cycles = report->snitch->cycles;
   return e;
 }
+
+/// Whether candidates for `chip` can run here: NVIDIA chips run through
+/// the CUDA driver; AMD ones are compiled but not run.
+static bool runsOnCuda(llvm::StringRef chip) {
+  std::optional<TargetDescription> gpu = TargetDescription::getGpu(chip);
+  return gpu && gpu->vendor == "NVIDIA";
+}
+
+llvm::Error perfdojo::setEvaluatorTarget(EvaluatorOptions &options,
+                                         llvm::StringRef name) {
+  options.snitch = false;
+  options.gpuChip.clear();
+  if (name == "cpu") {
+    options.moves.target = TargetDescription::getCpu();
+  } else if (name == "snitch") {
+    options.moves.target = TargetDescription::getSnitch();
+    options.snitch = true;
+  } else if (runsOnCuda(name)) {
+    options.moves.target = *TargetDescription::getGpu(name);
+    options.gpuChip = name.str();
+  } else {
+    llvm::SmallVector<llvm::StringRef> targets = {"cpu", "snitch"};
+    llvm::copy_if(TargetDescription::getGpuChips(), std::back_inserter(targets),
+                  runsOnCuda);
+    return llvm::createStringError(
+        "unknown target '" + name + "' (expected " +
+        llvm::join(llvm::ArrayRef(targets).drop_back(), ", ") + " or " +
+        targets.back() + ")");
+  }
+  return llvm::Error::success();
+}

@@ -26,6 +26,8 @@ double SearchContext::getElapsedSeconds() const {
 }
 
 bool SearchContext::exhausted() const {
+  if (stopped)
+    return true;
   if (budget.evaluations && spent >= budget.evaluations)
     return true;
   return budget.seconds > 0 && getElapsedSeconds() >= budget.seconds;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Search/SearchReport.h"
+#include "perfdojo/Search/FinalSelection.h"
 #include "perfdojo/Support/FileIO.h"
 #include "perfdojo/Support/ToolFlags.h"
 
@@ -43,6 +44,32 @@ SearchReport perfdojo::startSearchReport(const SearchContext &search,
   report.cacheHits = evaluator.getCacheHits();
   report.searchBest = search.getBest();
   report.searchSeconds = search.getElapsedSeconds();
+  return report;
+}
+
+SearchReport perfdojo::concludeSearch(SearchContext &search,
+                                      Evaluator &evaluator,
+                                      const SearchConclusion &conclusion) {
+  SearchReport report = startSearchReport(search, evaluator);
+  report.input = conclusion.input;
+  report.strategy = conclusion.strategy;
+  report.threads = conclusion.threads;
+  report.seed = conclusion.seed;
+  report.finalRepetitions = conclusion.finalRepetitions;
+  report.result = selectResult(search, conclusion.finalCandidates,
+                               conclusion.finalRepetitions);
+  report.finalSeconds = search.getElapsedSeconds() - report.searchSeconds;
+  const SearchRecord *best = report.result.best;
+  if (best && conclusion.timeBestPath)
+    report.bestPath = evaluateBestPath(evaluator, best->moves);
+  report.bestPathSeconds =
+      search.getElapsedSeconds() - report.searchSeconds - report.finalSeconds;
+  if (conclusion.libtorchTool.empty())
+    report.libtorch.reason = conclusion.libtorchReason;
+  else
+    report.libtorch = timeLibtorch(conclusion.libtorchTool, conclusion.input,
+                                   conclusion.threads, conclusion.repetitions,
+                                   conclusion.timeoutSeconds);
   return report;
 }
 

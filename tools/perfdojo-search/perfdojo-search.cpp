@@ -216,13 +216,6 @@ static bool plotReport(llvm::StringRef toolDir, const std::string &out) {
                                    /*SecondsToWait=*/120) == 0;
 }
 
-/// Whether candidates for `chip` can be timed here: the GPU runtime runs
-/// the NVIDIA chips' PTX through the CUDA driver.
-static bool runsOnCuda(llvm::StringRef chip) {
-  std::optional<TargetDescription> gpu = TargetDescription::getGpu(chip);
-  return gpu && gpu->vendor == "NVIDIA";
-}
-
 /// `--map-only`: the GPU expert rules' program, unevaluated.
 static int writeGpuMapping() {
   std::optional<TargetDescription> gpu = TargetDescription::getGpu(targetName);
@@ -335,24 +328,9 @@ static int toolMain(int argc, char **argv) {
                                         : getDefaultWorkerMemoryMiB(options.jobs);
   options.maxWorkRatio = maxWorkRatio;
   options.cacheDir = cacheDir;
-  if (targetName == "cpu") {
-    options.moves.target = TargetDescription::getCpu();
-  } else if (targetName == "snitch") {
-    // Candidates run on the Snitch model (docs/snitch.md).
-    options.moves.target = TargetDescription::getSnitch();
-    options.snitch = true;
-  } else if (runsOnCuda(targetName)) {
-    options.moves.target = *TargetDescription::getGpu(targetName);
-    options.gpuChip = targetName;
-  } else {
-    // Candidates are timed through the CUDA runtime: the NVIDIA chips.
-    llvm::SmallVector<llvm::StringRef> targets = {"cpu", "snitch"};
-    llvm::copy_if(TargetDescription::getGpuChips(), std::back_inserter(targets),
-                  runsOnCuda);
-    llvm::errs() << "perfdojo-search: unknown --target '" << targetName
-                 << "' (expected "
-                 << llvm::join(llvm::ArrayRef(targets).drop_back(), ", ")
-                 << " or " << targets.back() << ")\n";
+  if (llvm::Error error = setEvaluatorTarget(options, targetName)) {
+    llvm::errs() << "perfdojo-search: --target: "
+                 << llvm::toString(std::move(error)) << "\n";
     return 1;
   }
   if (llvm::Error error = checkEvaluatorOptions(options)) {
@@ -400,33 +378,30 @@ static int toolMain(int argc, char **argv) {
 
   // Counters of the search itself, before the final selection and the
   // best-path evaluations.
-  SearchReport report = startSearchReport(search, evaluator);
-  report.input = inputFile;
-  report.strategy = strategyName;
-  report.threads = threads;
-  report.seed = seed;
-  report.finalRepetitions = finalReps;
+  SearchConclusion conclusion;
+  conclusion.input = inputFile;
+  conclusion.strategy = strategyName;
+  conclusion.threads = threads;
+  conclusion.seed = seed;
+  conclusion.finalCandidates = finalCandidates;
+  conclusion.finalRepetitions = finalReps;
+  conclusion.timeBestPath = timeBestPath;
+  conclusion.repetitions = reps;
+  conclusion.timeoutSeconds = timeout;
+  if (options.snitch)
+    conclusion.libtorchReason =
+        "not measured (libtorch does not run on Snitch)";
+  else if (compareTorch)
+    conclusion.libtorchTool = (toolDir + "/perfdojo-run-torch").str();
+  else
+    conclusion.libtorchReason = "not measured (--torch=false)";
 
   if (live && search.getBest() && finalCandidates > 0)
     llvm::errs() << "final selection: timing the original and up to "
                  << finalCandidates << " fastest program(s) again ("
                  << finalReps << " runs each)...\n";
-  report.result = selectResult(search, finalCandidates, finalReps);
-  report.finalSeconds = search.getElapsedSeconds() - report.searchSeconds;
-  // The run time after each move along the best sequence (cached programs
-  // cost nothing; the others are evaluated outside the budget).
+  SearchReport report = concludeSearch(search, evaluator, conclusion);
   const SearchRecord *best = report.result.best;
-  if (best && timeBestPath)
-    report.bestPath = evaluateBestPath(evaluator, best->moves);
-  report.bestPathSeconds =
-      search.getElapsedSeconds() - report.searchSeconds - report.finalSeconds;
-  if (options.snitch)
-    report.libtorch.reason = "not measured (libtorch does not run on Snitch)";
-  else if (compareTorch)
-    report.libtorch = timeLibtorch((toolDir + "/perfdojo-run-torch").str(),
-                                   inputFile, threads, reps, timeout);
-  else
-    report.libtorch.reason = "not measured (--torch=false)";
 
   if (llvm::Error error = writeSearchOutputs(report, evaluator, out)) {
     llvm::errs() << "perfdojo-search: " << llvm::toString(std::move(error))

@@ -104,6 +104,12 @@ TEST(Game, IllegalMovesLeaveTheStateAndSayWhy) {
   EXPECT_NE(llvm::toString(std::move(err)).find("NM4"), std::string::npos);
   EXPECT_EQ(game.print(), start);
   EXPECT_TRUE(game.history().empty());
+  llvm::Error checked = game.check("reuse_dims t.0");
+  ASSERT_TRUE(bool(checked));
+  EXPECT_NE(llvm::toString(std::move(checked)).find("NM4"), std::string::npos);
+  EXPECT_FALSE(llvm::errorToBool(game.check("join_scopes t@0")));
+  EXPECT_TRUE(llvm::errorToBool(game.check("split_scope")));
+  EXPECT_EQ(game.print(), start);
   llvm::Error unknown = game.apply("fuse t@0");
   ASSERT_TRUE(bool(unknown));
   EXPECT_NE(llvm::toString(std::move(unknown)).find("unknown move 'fuse'"),

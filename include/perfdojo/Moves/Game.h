@@ -29,6 +29,11 @@ public:
   /// Every legal move in the current state.
   llvm::SmallVector<MoveRequest> legalMoves();
 
+  /// Whether `move` is legal now: success, or the reason it is not (as
+  /// apply would give it). Never changes the state.
+  llvm::Error check(const MoveRequest &move);
+  llvm::Error check(llvm::StringRef move);
+
   /// Checks and applies `move`. On failure the state is unchanged and the
   /// reason is returned (the diagnostics are not printed).
   llvm::Error apply(const MoveRequest &move);

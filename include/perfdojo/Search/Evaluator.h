@@ -99,6 +99,12 @@ struct EvaluatorOptions {
   MoveOptions moves;
 };
 
+/// Points `options` at the target called `name`: `cpu` (this machine),
+/// `snitch` (the Snitch model) or a GPU chip that runs through the CUDA
+/// driver; sets the moves' target description to match. An error lists the
+/// names that can be evaluated.
+llvm::Error setEvaluatorTarget(EvaluatorOptions &options, llvm::StringRef name);
+
 /// The default worker memory limit: the machine's physical memory divided
 /// among `jobs` workers, in MiB (0 where the memory is unknown).
 unsigned getDefaultWorkerMemoryMiB(unsigned jobs);

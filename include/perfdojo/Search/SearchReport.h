@@ -74,6 +74,31 @@ struct SearchReport {
 SearchReport startSearchReport(const SearchContext &search,
                                const Evaluator &evaluator);
 
+/// What follows a strategy, as perfdojo-search asks for it.
+struct SearchConclusion {
+  /// The kernel file searched, the strategy's name, the kernel's threads
+  /// and the strategy's seed (the report's record of the request).
+  std::string input, strategy;
+  unsigned threads = 1;
+  uint64_t seed = 0;
+  /// The final selection (SearchContext::selectFinal): the original and
+  /// this many fastest programs timed again with `finalRepetitions` runs.
+  unsigned finalCandidates = 3, finalRepetitions = 20;
+  /// Evaluate every prefix of the best move sequence.
+  bool timeBestPath = true;
+  /// perfdojo-run-torch, to time libtorch's operator ("": not measured,
+  /// with `libtorchReason` as the reason).
+  std::string libtorchTool;
+  std::string libtorchReason = "not measured";
+  unsigned timeoutSeconds = 60, repetitions = 5;
+};
+
+/// The report of `search` once its strategy is done: startSearchReport,
+/// then the final selection, the best path and libtorch's time as
+/// `conclusion` asks.
+SearchReport concludeSearch(SearchContext &search, Evaluator &evaluator,
+                            const SearchConclusion &conclusion);
+
 /// report.json (docs/search-report.md).
 llvm::json::Value toJSON(const SearchReport &report);
 

@@ -68,7 +68,11 @@ public:
   /// Candidates `evaluateBatch` runs at once (the `--jobs` option).
   unsigned getJobs() const;
 
+  /// Whether the budget is spent (or a stop was requested).
   bool exhausted() const;
+  /// Ends the search as if its budget were spent: the strategy stops at its
+  /// next evaluation (an interrupt, a caller's own limit).
+  void requestStop() { stopped = true; }
   std::mt19937_64 &getRandom() { return random; }
   dojo::KernelOp getOriginal() const { return original; }
   const MoveOptions &getMoveOptions() const { return moveOptions; }
@@ -107,6 +111,7 @@ private:
   std::vector<SearchRecord> records;
   /// Records that count against `budget.evaluations`.
   unsigned spent = 0;
+  bool stopped = false;
   std::chrono::steady_clock::time_point start;
   Observer observer;
 };

@@ -175,3 +175,20 @@ TargetDescription::findCapacityViolation(BufferOp buffer,
   }
   return std::nullopt;
 }
+
+std::optional<TargetDescription>
+TargetDescription::lookup(llvm::StringRef name) {
+  if (name == "default")
+    return getDefault();
+  if (name == "cpu")
+    return getCpu();
+  if (name == "snitch")
+    return getSnitch();
+  return getGpu(name);
+}
+
+llvm::SmallVector<llvm::StringRef> TargetDescription::getNames() {
+  llvm::SmallVector<llvm::StringRef> names = {"default", "cpu", "snitch"};
+  llvm::append_range(names, getGpuChips());
+  return names;
+}

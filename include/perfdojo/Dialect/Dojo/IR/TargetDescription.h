@@ -98,6 +98,11 @@ struct TargetDescription {
   static TargetDescription getSnitch();
   /// The chip names getGpu accepts, for messages.
   static llvm::ArrayRef<llvm::StringRef> getGpuChips();
+  /// The target a name stands for: `default`, `cpu`, `snitch` or a chip
+  /// of getGpuChips; nullopt for another name.
+  static std::optional<TargetDescription> lookup(llvm::StringRef name);
+  /// Every name lookup accepts, for messages.
+  static llvm::SmallVector<llvm::StringRef> getNames();
 };
 
 } // namespace perfdojo
