@@ -105,7 +105,10 @@ class DojoEnv(_Base):
     observation: 'features' (Kernel.features(), float32) or 'text' (the
     canonical .dojo text). cache: an EvaluationCache to share between
     environments (default: a new one with `cost`, or a worker-process
-    evaluator configured by `evaluator_options`).
+    evaluator configured by `evaluator_options`). end_on_failure: a move to
+    a program that does not run (it fails, or does far more work than the
+    original and is pruned) ends the episode with reward 0 instead of
+    playing on from a dead end.
     """
 
     metadata = {"render_modes": ["ansi"]}
@@ -113,13 +116,14 @@ class DojoEnv(_Base):
 
     def __init__(self, kernel, *, target="cpu", max_steps=50,
                  observation="features", cache=None, cost=None,
-                 render_mode=None, **evaluator_options):
+                 end_on_failure=True, render_mode=None, **evaluator_options):
         if observation not in ("features", "text"):
             raise ValueError("observation is 'features' or 'text'")
         self.kernel = kernel if isinstance(kernel, core.Kernel) \
             else core.Kernel.from_file(kernel)
         self.target = target
         self.max_steps = max_steps
+        self.end_on_failure = end_on_failure
         self.observation = observation
         self.render_mode = render_mode
         self.cache = cache if cache is not None else EvaluationCache(
@@ -203,8 +207,9 @@ class DojoEnv(_Base):
         """Plays `action`: (observation, reward, terminated, truncated, info).
 
         An illegal move raises IllegalMoveError and leaves the state as it
-        was. The episode terminates on STOP or when no move is legal, and is
-        truncated after max_steps moves.
+        was. The episode terminates on STOP, when no move is legal, or (with
+        end_on_failure) at a program that does not run; it is truncated
+        after max_steps moves.
         """
         if self.game is None:
             raise RuntimeError("call reset() before step()")
@@ -219,7 +224,8 @@ class DojoEnv(_Base):
         if reward > self._best_speedup:
             self._best_speedup = reward
             self._best_moves = self.game.script
-        terminated = terminated or not self._legal
+        terminated = terminated or not self._legal or \
+            (self.end_on_failure and not seconds)
         truncated = not terminated and self._steps >= self.max_steps
         return (self._observe(), float(reward), terminated, truncated,
                 self._info(seconds))

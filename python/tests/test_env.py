@@ -139,3 +139,22 @@ def test_is_a_gymnasium_env_when_installed(softmax):
     obs, _ = env.reset(seed=0)
     assert env.observation_space.contains(obs)
     assert isinstance(env.action_space, gymnasium.spaces.Discrete)
+
+
+def test_a_program_that_does_not_run_ends_the_episode(fig6):
+    def fails_when_fused(text):
+        return None if "| |" in text else cost(text)
+
+    env = DojoEnv(fig6, cost=fails_when_fused)
+    env.reset()
+    _, reward, terminated, _, _ = env.step("join_scopes t@0")
+    assert not terminated and reward > 0
+    _, reward, terminated, truncated, info = env.step("join_scopes t@1")
+    assert terminated and not truncated and reward == 0.0
+    assert info["seconds"] is None and info["speedup"] == 0.0
+    # Or play on, where the caller asks to.
+    env = DojoEnv(fig6, cost=fails_when_fused, end_on_failure=False)
+    env.reset()
+    env.step("join_scopes t@0")
+    _, reward, terminated, _, _ = env.step("join_scopes t@1")
+    assert not terminated and reward == 0.0
