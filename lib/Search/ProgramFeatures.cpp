@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Search/ProgramFeatures.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 #include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
@@ -63,19 +64,6 @@ StrideClass classifyStride(int64_t stride) {
   return Large;
 }
 
-bool isTranscendental(OpKind kind) {
-  switch (kind) {
-  case OpKind::exp:
-  case OpKind::log:
-  case OpKind::sqrt:
-  case OpKind::rsqrt:
-  case OpKind::tanh:
-  case OpKind::sigmoid:
-    return true;
-  default:
-    return false;
-  }
-}
 
 /// Accesses of one direction (outputs or inputs) by stride class.
 struct StrideStats {

@@ -81,6 +81,13 @@ perfdojo::findOperationTypeViolation(OpKind kind, ReduceKind reduce,
                          "reduce with '*=' or 'min=' (and), 'max=' (or))");
     return std::nullopt;
   }
+  if (isTranscendental(kind))
+    return "'" + getOperationSpelling(kind) +
+           "' needs a floating-point element type";
+  return std::nullopt;
+}
+
+bool perfdojo::isTranscendental(OpKind kind) {
   switch (kind) {
   case OpKind::exp:
   case OpKind::log:
@@ -88,10 +95,9 @@ perfdojo::findOperationTypeViolation(OpKind kind, ReduceKind reduce,
   case OpKind::rsqrt:
   case OpKind::tanh:
   case OpKind::sigmoid:
-    return "'" + getOperationSpelling(kind) +
-           "' needs a floating-point element type";
+    return true;
   default:
-    return std::nullopt;
+    return false;
   }
 }
 

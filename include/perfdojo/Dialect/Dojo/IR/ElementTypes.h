@@ -39,6 +39,10 @@ std::string getElementTypeName(mlir::Type type);
 /// The type spelled `name` in `.dojo` text, or null.
 mlir::Type lookupElementType(llvm::StringRef name, mlir::MLIRContext *ctx);
 
+/// Whether `kind` is a transcendental function (exp, log, sqrt, rsqrt,
+/// tanh, sigmoid): defined on floating-point element types only.
+bool isTranscendental(dojo::OpKind kind);
+
 /// Why a statement `kind` (with reduction `reduce`) has no value in element
 /// type `type`, naming the operation ("'exp' needs a floating-point element
 /// type"); nullopt when it has one.
