@@ -6,6 +6,10 @@
 // that works on the caller's arrays in place; perfdojo.emit writes
 // ahead-of-time objects and headers (Emit.h).
 //
+// Calls hold the GIL while they use a kernel's MLIR context (contexts are
+// not thread-safe; the GIL serializes every use of them); only a compiled
+// kernel's call and emission into a context of its own release it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "PythonSupport.h"
@@ -136,11 +140,9 @@ static PyRunResult run(const py::object &kernel, const py::object &inputs,
   }
   if (failed(checkArgumentSizes(k->kernel, "perfdojo.run")))
     raise(ErrorKind::Run, capture, "arguments too large", k->source);
-  llvm::Expected<KernelRun> ran = [&] {
-    py::gil_scoped_release release;
-    return initial ? runKernel(k->kernel, baselineKernel, options, *initial)
-                   : runKernel(k->kernel, baselineKernel, options);
-  }();
+  llvm::Expected<KernelRun> ran =
+      initial ? runKernel(k->kernel, baselineKernel, options, *initial)
+              : runKernel(k->kernel, baselineKernel, options);
   if (!ran)
     raise(ErrorKind::Run, capture, ran.takeError(), k->source);
   PyRunResult result;
@@ -180,11 +182,7 @@ static py::dict interpret(const py::object &kernel, const py::object &inputs,
   } else {
     fillInputs(k->kernel, args, seed);
   }
-  llvm::Error error = [&] {
-    py::gil_scoped_release release;
-    return interpreter->run(args);
-  }();
-  if (error)
+  if (llvm::Error error = interpreter->run(args))
     raise(ErrorKind::Run, capture, std::move(error), k->source);
   return getOutputs(*k, args);
 }
@@ -260,6 +258,7 @@ static py::dict callCompiled(PyCompiledKernel &c, const py::kwargs &given) {
                               "' has no argument '" +
                               item.first.cast<std::string>() + "'");
   {
+    // The compiled code touches no MLIR state: other Python threads run.
     py::gil_scoped_release release;
     setJitThreads(c.threads);
     c.jit->call(pointers.data());
@@ -274,12 +273,8 @@ static PyCompiledKernel compileKernel(const py::object &kernel,
   DiagnosticCapture capture(k->context.get());
   if (failed(checkArgumentSizes(k->kernel, "perfdojo.compile")))
     raise(ErrorKind::Run, capture, "arguments too large", k->source);
-  llvm::Expected<std::unique_ptr<JitKernel>> jit = [&] {
-    py::gil_scoped_release release;
-    return JitKernel::compile(k->kernel,
-                              JitOptions{std::min(optLevel, 3u),
-                                         approximateMath});
-  }();
+  llvm::Expected<std::unique_ptr<JitKernel>> jit = JitKernel::compile(
+      k->kernel, JitOptions{std::min(optLevel, 3u), approximateMath});
   if (!jit)
     raise(ErrorKind::Run, capture, jit.takeError(), k->source);
   return PyCompiledKernel{k, std::move(*jit), threads};
@@ -330,6 +325,7 @@ static void emit(const py::object &kernels, const std::string &path,
     if (failed(emitCHeader(*library.module, file->os())))
       raise(ErrorKind::Run, capture, "cannot write the header");
   } else if (llvm::Error failure = [&] {
+               // A context of its own: other Python threads run meanwhile.
                py::gil_scoped_release release;
                return emitKernelLibrary(*library.module, options, file->os());
              }()) {

@@ -299,11 +299,7 @@ environments to share its cache.)")
           "evaluate",
           [](PyEvaluator &e, const py::object &moves) {
             std::vector<MoveRequest> requests = toMoves(moves);
-            Evaluation evaluation = [&] {
-              py::gil_scoped_release release;
-              return e.evaluator->evaluate(requests);
-            }();
-            return toDict(evaluation);
+            return toDict(e.evaluator->evaluate(requests));
           },
           py::arg("moves") = py::list(),
           "Evaluates the original kernel after `moves` (Moves or their "
