@@ -37,8 +37,10 @@ def test_check_says_why_and_changes_nothing(fig6):
 
 def test_illegal_and_malformed_moves_raise(fig6):
     game = perfdojo.Game(fig6)
-    with pytest.raises(perfdojo.IllegalMoveError, match="NM4"):
+    with pytest.raises(perfdojo.IllegalMoveError, match="NM4") as info:
         game.apply("reuse_dims t.0")
+    assert str(info.value).startswith("'reuse_dims t.0': a read of 't'")
+    assert info.value.line == 0 and info.value.file == ""
     with pytest.raises(perfdojo.IllegalMoveError, match="unknown move 'fuse'"):
         game.apply("fuse t@0")
     with pytest.raises(perfdojo.IllegalMoveError):

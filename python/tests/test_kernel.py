@@ -106,3 +106,14 @@ def test_features_are_deterministic_and_named(softmax, fig6):
 def test_copy_is_independent(softmax):
     copy = softmax.copy()
     assert copy.text == softmax.text and copy is not softmax
+
+
+def test_a_long_line_is_excerpted_around_the_column():
+    text = ("x f32 [1] heap in\ny f32 [1] heap out\n" +
+            " ".join(["1"] * 300) + " y[{0}] = x[{0}]\n")
+    with pytest.raises(perfdojo.ParseError) as info:
+        perfdojo.Kernel.parse(text)
+    assert "exceeds the limit of 256" in info.value.message
+    source, caret = str(info.value).split("\n")[1:3]
+    assert source.startswith("...") and len(source) <= 166
+    assert caret.index("^") == 83 and source[83] == "1"

@@ -93,16 +93,29 @@ static std::string excerpt(StringRef source, unsigned line, unsigned column) {
   source.split(lines, '\n');
   if (line > lines.size())
     return "";
-  return "\n" + lines[line - 1].str() + "\n" +
-         std::string(column ? column - 1 : 0, ' ') + "^";
+  // A window of a long line around the column (generated kernels have
+  // lines of thousands of characters).
+  constexpr size_t kWindow = 80;
+  StringRef text = lines[line - 1];
+  size_t caret = column ? column - 1 : 0;
+  std::string prefix;
+  if (caret > kWindow) {
+    text = text.drop_front(caret - kWindow);
+    caret = kWindow + 3;
+    prefix = "...";
+  }
+  std::string suffix = text.size() > 2 * kWindow ? "..." : "";
+  return "\n" + prefix + text.take_front(2 * kWindow).str() + suffix + "\n" +
+         std::string(caret, ' ') + "^";
 }
 
+/// `file:line:col: kind: message`, or the message alone where there is no
+/// location (an illegal move, an unknown option).
 static std::string formatLocated(const Located &at, StringRef kind) {
-  std::string text;
-  if (!at.file.empty())
-    text = at.file + ":" + std::to_string(at.line) + ":" +
-           std::to_string(at.column) + ": ";
-  return text + kind.str() + ": " + at.message;
+  if (at.file.empty())
+    return at.message;
+  return at.file + ":" + std::to_string(at.line) + ":" +
+         std::to_string(at.column) + ": " + kind.str() + ": " + at.message;
 }
 
 [[noreturn]] static void raiseLocated(ErrorKind kind, const Located &error,
