@@ -357,3 +357,19 @@ std::vector<float> perfdojo::computeProgramFeatures(KernelOp kernel,
   assert(values.size() == getProgramFeatureSize() && "layout drifted");
   return values;
 }
+
+llvm::Expected<std::vector<std::vector<float>>>
+perfdojo::computeSuccessorFeatures(Game &game,
+                                   llvm::ArrayRef<MoveRequest> moves) {
+  std::vector<std::vector<float>> rows;
+  rows.reserve(moves.size());
+  for (const MoveRequest &move : moves) {
+    if (llvm::Error error = game.apply(move))
+      return std::move(error);
+    rows.push_back(computeProgramFeatures(game.getKernel(), game.print()));
+    // The inverse of a move just applied is legal by construction.
+    if (!game.undo())
+      return llvm::createStringError("cannot undo '" + move.str() + "'");
+  }
+  return rows;
+}

@@ -39,6 +39,7 @@
 #define PERFDOJO_SEARCH_PROGRAMFEATURES_H
 
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Moves/Game.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -65,6 +66,13 @@ llvm::ArrayRef<std::string> getProgramFeatureNames();
 /// block. getProgramFeatureSize() values, all finite.
 std::vector<float> computeProgramFeatures(dojo::KernelOp kernel,
                                           llvm::StringRef text);
+
+/// The features of the program each of `moves` leads to from `game`'s
+/// state: each applied, featurized and undone, so the state is unchanged.
+/// An illegal move fails with its reason (the moves before it undone too).
+/// What an agent that scores every legal move needs in one call.
+llvm::Expected<std::vector<std::vector<float>>>
+computeSuccessorFeatures(Game &game, llvm::ArrayRef<MoveRequest> moves);
 
 } // namespace perfdojo
 

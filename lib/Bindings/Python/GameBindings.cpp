@@ -83,21 +83,21 @@ static py::object getSuccessors(PyGame &g, std::optional<py::list> moves,
       requests.push_back(toMove(move));
   else
     requests = toVector(g.game->legalMoves());
+  if (features) {
+    llvm::Expected<std::vector<std::vector<float>>> rows =
+        computeSuccessorFeatures(*g.game, requests);
+    if (!rows)
+      raise(ErrorKind::IllegalMove, llvm::toString(rows.takeError()));
+    return toMatrix(*rows);
+  }
   std::vector<std::string> texts;
-  std::vector<std::vector<float>> rows;
   for (const MoveRequest &move : requests) {
     if (llvm::Error error = g.game->apply(move))
       raise(ErrorKind::IllegalMove, llvm::toString(std::move(error)));
-    std::string text = g.game->print();
-    if (features)
-      rows.push_back(computeProgramFeatures(g.game->getKernel(), text));
-    else
-      texts.push_back(std::move(text));
+    texts.push_back(g.game->print());
     if (!g.game->undo())
       raise(ErrorKind::Dojo, "cannot undo '" + move.str() + "'");
   }
-  if (features)
-    return toMatrix(rows);
   return py::cast(texts);
 }
 

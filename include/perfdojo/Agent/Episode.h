@@ -1,0 +1,73 @@
+//===- Episode.h - the agent playing the move game --------------*- C++ -*-===//
+//
+// One episode: from the original kernel, the agent picks among the legal
+// moves and STOP, step after step; the reward after each step is the
+// speedup of the program over the original (the paper's c / runtime with c
+// the original's time), read from ProgramCosts, which evaluates each
+// program once. Training remembers every step and learns as it plays;
+// evaluation plays greedily. The best program visited is the episode's
+// result.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_AGENT_EPISODE_H
+#define PERFDOJO_AGENT_EPISODE_H
+
+#include "perfdojo/Agent/MaxQAgent.h"
+#include "perfdojo/Moves/Game.h"
+
+#include "llvm/ADT/StringMap.h"
+
+#include <functional>
+
+namespace perfdojo::agent {
+
+/// The run time of programs, each evaluated once (by canonical text).
+class ProgramCosts {
+public:
+  /// The seconds of `game`'s current program; nullopt when it does not
+  /// run (fails, is pruned, times out).
+  using CostFunction = std::function<std::optional<double>(Game &game)>;
+  explicit ProgramCosts(CostFunction cost) : cost(std::move(cost)) {}
+
+  std::optional<double> getSeconds(Game &game);
+  /// Programs evaluated, and lookups the cache answered.
+  unsigned getEvaluations() const { return evaluations; }
+  unsigned getHits() const { return hits; }
+
+private:
+  CostFunction cost;
+  llvm::StringMap<std::optional<double>> seconds;
+  unsigned evaluations = 0, hits = 0;
+};
+
+struct EpisodeOptions {
+  unsigned maxSteps = 30;
+  /// Probability of a uniformly random action.
+  double epsilon = 0.1;
+  /// Remember every step and take a gradient step after it.
+  bool learn = true;
+  /// A program that does not run ends the episode (reward 0).
+  bool endOnFailure = true;
+};
+
+struct EpisodeResult {
+  unsigned steps = 0;
+  /// The fastest program visited (the original: speedup 1, no moves).
+  double bestSpeedup = 1;
+  llvm::SmallVector<MoveRequest> bestMoves;
+  /// The speedup where the episode ended (0 for a program that fails).
+  double finalSpeedup = 1;
+  /// The mean loss of the gradient steps taken, when any.
+  std::optional<double> meanLoss;
+};
+
+/// Plays one episode from `game`'s current state, which must be the
+/// original kernel (its time is the reward's reference). The game is back
+/// in that state afterwards. Fails when the original does not run.
+llvm::Expected<EpisodeResult> playEpisode(MaxQAgent &agent, Game &game,
+                                          ProgramCosts &costs,
+                                          const EpisodeOptions &options);
+
+} // namespace perfdojo::agent
+
+#endif // PERFDOJO_AGENT_EPISODE_H

@@ -1,0 +1,119 @@
+//===- Episode.cpp - the agent playing the move game ----------------------===//
+
+#include "perfdojo/Agent/Episode.h"
+#include "perfdojo/Search/ProgramFeatures.h"
+
+using namespace perfdojo;
+using namespace perfdojo::agent;
+
+std::optional<double> ProgramCosts::getSeconds(Game &game) {
+  std::string text = game.print();
+  auto found = seconds.find(text);
+  if (found != seconds.end()) {
+    ++hits;
+    return found->second;
+  }
+  ++evaluations;
+  std::optional<double> result = cost(game);
+  if (result && !(*result > 0))
+    result.reset();
+  seconds[text] = result;
+  return result;
+}
+
+namespace {
+/// A state as the agent sees it: its features and every action's result
+/// (the legal moves, then STOP: the state itself).
+struct Observation {
+  torch::Tensor state, successors;
+  llvm::SmallVector<MoveRequest> moves;
+};
+} // namespace
+
+static torch::Tensor toTensor(const std::vector<float> &row) {
+  return torch::tensor(row);
+}
+
+static llvm::Expected<Observation> observe(Game &game) {
+  Observation o;
+  std::vector<float> features =
+      computeProgramFeatures(game.getKernel(), game.print());
+  o.state = toTensor(features);
+  o.moves = game.legalMoves();
+  llvm::Expected<std::vector<std::vector<float>>> rows =
+      computeSuccessorFeatures(game, o.moves);
+  if (!rows)
+    return rows.takeError();
+  std::vector<torch::Tensor> successors;
+  for (const std::vector<float> &row : *rows)
+    successors.push_back(toTensor(row));
+  successors.push_back(o.state);
+  o.successors = torch::stack(successors);
+  return o;
+}
+
+llvm::Expected<EpisodeResult>
+agent::playEpisode(MaxQAgent &agent, Game &game, ProgramCosts &costs,
+                   const EpisodeOptions &options) {
+  size_t start = game.history().size();
+  std::optional<double> original = costs.getSeconds(game);
+  if (!original)
+    return llvm::createStringError(
+        "the original kernel does not run: there is no speedup to reward");
+  EpisodeResult result;
+  double lossSum = 0;
+  unsigned losses = 0;
+  llvm::Expected<Observation> first = observe(game);
+  if (!first)
+    return first.takeError();
+  Observation now = std::move(*first);
+  while (true) {
+    int64_t action = agent.choose(now.state, now.successors, options.epsilon);
+    bool stop = action == int64_t(now.moves.size());
+    if (!stop) {
+      if (llvm::Error error = game.apply(now.moves[action]))
+        return std::move(error);
+      ++result.steps;
+    }
+    std::optional<double> seconds = costs.getSeconds(game);
+    double reward = seconds ? *original / *seconds : 0;
+    if (reward > result.bestSpeedup) {
+      result.bestSpeedup = reward;
+      result.bestMoves.assign(game.history().begin() + start,
+                              game.history().end());
+    }
+    bool terminal = stop || (options.endOnFailure && !seconds);
+    std::optional<Observation> next;
+    if (!terminal) {
+      llvm::Expected<Observation> observed = observe(game);
+      if (!observed)
+        return observed.takeError();
+      next = std::move(*observed);
+    }
+    if (options.learn) {
+      Transition t;
+      t.state = now.state;
+      t.successors = now.successors;
+      t.action = action;
+      t.reward = reward;
+      t.terminal = terminal;
+      t.nextState = next ? next->state : now.state;
+      if (next)
+        t.nextSuccessors = next->successors;
+      agent.remember(std::move(t));
+      if (std::optional<double> loss = agent.learn()) {
+        lossSum += *loss;
+        ++losses;
+      }
+    }
+    result.finalSpeedup = reward;
+    if (terminal || result.steps >= options.maxSteps)
+      break;
+    now = std::move(*next);
+  }
+  while (game.history().size() > start)
+    game.undo();
+  if (losses)
+    result.meanLoss = lossSum / losses;
+  return result;
+}
