@@ -6,19 +6,28 @@
 using namespace perfdojo;
 using namespace perfdojo::agent;
 
-std::optional<double> ProgramCosts::getSeconds(Game &game) {
+ProgramCost ProgramCosts::get(Game &game) {
   std::string text = game.print();
-  auto found = seconds.find(text);
-  if (found != seconds.end()) {
+  auto found = costs.find(text);
+  if (found != costs.end()) {
     ++hits;
     return found->second;
   }
   ++evaluations;
-  std::optional<double> result = cost(game);
-  if (result && !(*result > 0))
-    result.reset();
-  seconds[text] = result;
+  ProgramCost result = cost(game);
+  if (result.seconds && !(*result.seconds > 0))
+    result.seconds.reset();
+  costs.try_emplace(text, result);
   return result;
+}
+
+void ProgramCosts::forgetEstimates() {
+  llvm::SmallVector<llvm::StringRef> stale;
+  for (const auto &entry : costs)
+    if (entry.second.estimate)
+      stale.push_back(entry.first());
+  for (llvm::StringRef text : stale)
+    costs.erase(text);
 }
 
 namespace {
@@ -75,8 +84,12 @@ agent::playEpisode(MaxQAgent &agent, Game &game, ProgramCosts &costs,
         return std::move(error);
       ++result.steps;
     }
-    std::optional<double> seconds = costs.getSeconds(game);
+    ProgramCost cost = costs.get(game);
+    std::optional<double> seconds = cost.seconds;
     double reward = seconds ? *original / *seconds : 0;
+    if (!stop)
+      result.visits.push_back(
+          Visit{game.history().size() - start, reward, cost.estimate});
     if (reward > result.bestSpeedup) {
       result.bestSpeedup = reward;
       result.bestMoves.assign(game.history().begin() + start,
@@ -111,6 +124,7 @@ agent::playEpisode(MaxQAgent &agent, Game &game, ProgramCosts &costs,
       break;
     now = std::move(*next);
   }
+  result.moves.assign(game.history().begin() + start, game.history().end());
   while (game.history().size() > start)
     game.undo();
   if (losses)

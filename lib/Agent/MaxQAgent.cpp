@@ -69,10 +69,14 @@ DuelingQNetworkImpl::DuelingQNetworkImpl(int64_t features, int64_t hidden) {
       "value", torch::nn::Sequential(torch::nn::Linear(features, hidden),
                                      torch::nn::ReLU(),
                                      torch::nn::Linear(hidden, 1)));
+  stateIn = register_module(
+      "state_in",
+      torch::nn::Linear(torch::nn::LinearOptions(features, hidden).bias(false)));
+  successorIn = register_module("successor_in",
+                                torch::nn::Linear(features, hidden));
   advantage = register_module(
       "advantage",
-      torch::nn::Sequential(torch::nn::Linear(2 * features, hidden),
-                            torch::nn::ReLU(),
+      torch::nn::Sequential(torch::nn::ReLU(),
                             torch::nn::Linear(hidden, hidden),
                             torch::nn::ReLU(), torch::nn::Linear(hidden, 1)));
 }
@@ -86,9 +90,10 @@ torch::Tensor DuelingQNetworkImpl::forward(const torch::Tensor &state,
 torch::Tensor DuelingQNetworkImpl::forwardBatch(const torch::Tensor &states,
                                                 const torch::Tensor &successors,
                                                 const torch::Tensor &owner) {
-  torch::Tensor pairs =
-      torch::cat({states.index_select(0, owner), successors}, 1);
-  torch::Tensor a = advantage->forward(pairs).squeeze(1);
+  // The first layer on the pair (state, successor) as the sum of its halves.
+  torch::Tensor first = stateIn->forward(states).index_select(0, owner) +
+                        successorIn->forward(successors);
+  torch::Tensor a = advantage->forward(first).squeeze(1);
   // The mean over each state's own actions only: states with different
   // numbers of legal moves share one network.
   int64_t b = states.size(0);

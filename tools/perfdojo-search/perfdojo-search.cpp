@@ -11,6 +11,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
+#ifdef PERFDOJO_WITH_AGENT
+#include "perfdojo/Agent/PerfLLM.h"
+#endif
 #include "perfdojo/Search/GpuExpertRules.h"
 #include "perfdojo/Search/SearchReport.h"
 #include "perfdojo/Search/Strategy.h"
@@ -46,8 +49,18 @@ static cl::opt<std::string> strategyName(
              "greedy (naive, then target moves wherever legal), heuristic "
              "(the x86 expert pass), random (random sampling over seen "
              "programs), anneal (simulated annealing from the heuristic's "
-             "result); random and anneal need a budget"),
+             "result), perfllm (the learned Max-Q agent, in builds with "
+             "libtorch: --model, else it learns online); random, anneal and "
+             "perfllm need a budget"),
     cl::cat(searchCategory));
+static cl::opt<std::string> modelPath(
+    "model", cl::init(""),
+    cl::desc("perfllm: the agent perfdojo-train saved (default: learn "
+             "online on this kernel)"),
+    cl::cat(searchCategory));
+static cl::opt<unsigned> episodeSteps(
+    "episode-steps", cl::init(30),
+    cl::desc("perfllm: moves per episode"), cl::cat(searchCategory));
 static cl::opt<std::string> targetName(
     "target", cl::init("cpu"),
     cl::desc("What the kernel is optimized for: cpu (this machine, default), "
@@ -281,6 +294,18 @@ static int toolMain(int argc, char **argv) {
   parseToolCommandLine(argc, argv, searchCategory, "kernel-threads",
                        "PerfDojo search: optimize a kernel with moves\n");
 
+#ifdef PERFDOJO_WITH_AGENT
+  agent::PerfLLMOptions perfllm;
+  perfllm.model = modelPath;
+  perfllm.maxSteps = std::max(1u, episodeSteps.getValue());
+  agent::registerPerfLLMStrategy(perfllm);
+  if (strategyName == "perfllm" && !modelPath.empty())
+    if (llvm::Error error = agent::checkModel(modelPath)) {
+      llvm::errs() << "perfdojo-search: --model: "
+                   << llvm::toString(std::move(error)) << "\n";
+      return 1;
+    }
+#endif
   std::unique_ptr<Strategy> strategy = createStrategy(strategyName);
   if (!strategy) {
     llvm::errs() << "perfdojo-search: unknown strategy '" << strategyName

@@ -72,7 +72,7 @@ TEST(Episode, AnOriginalThatDoesNotRunIsAnError) {
   Softmax k;
   Game game(k.kernel);
   MaxQAgent agent(smallAgent(0));
-  ProgramCosts costs([](Game &) { return std::nullopt; });
+  ProgramCosts costs([](Game &) { return ProgramCost(); });
   llvm::Expected<EpisodeResult> result =
       playEpisode(agent, game, costs, EpisodeOptions());
   ASSERT_FALSE(bool(result));

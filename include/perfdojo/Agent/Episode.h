@@ -21,22 +21,35 @@
 
 namespace perfdojo::agent {
 
-/// The run time of programs, each evaluated once (by canonical text).
+/// The seconds of a program: measured (or synthetic), or estimated by a
+/// model that may change; nullopt when it does not run (fails, is pruned,
+/// times out).
+struct ProgramCost {
+  ProgramCost(std::optional<double> seconds = std::nullopt,
+              bool estimate = false)
+      : seconds(seconds), estimate(estimate) {}
+  std::optional<double> seconds;
+  bool estimate;
+};
+
+/// The cost of programs, each asked for once (by canonical text).
 class ProgramCosts {
 public:
-  /// The seconds of `game`'s current program; nullopt when it does not
-  /// run (fails, is pruned, times out).
-  using CostFunction = std::function<std::optional<double>(Game &game)>;
+  using CostFunction = std::function<ProgramCost(Game &game)>;
   explicit ProgramCosts(CostFunction cost) : cost(std::move(cost)) {}
 
-  std::optional<double> getSeconds(Game &game);
-  /// Programs evaluated, and lookups the cache answered.
+  /// The cost of `game`'s current program.
+  ProgramCost get(Game &game);
+  std::optional<double> getSeconds(Game &game) { return get(game).seconds; }
+  /// Drops the estimates, for a model that has learned since.
+  void forgetEstimates();
+  /// Programs asked for, and lookups the cache answered.
   unsigned getEvaluations() const { return evaluations; }
   unsigned getHits() const { return hits; }
 
 private:
   CostFunction cost;
-  llvm::StringMap<std::optional<double>> seconds;
+  llvm::StringMap<ProgramCost> costs;
   unsigned evaluations = 0, hits = 0;
 };
 
@@ -50,8 +63,20 @@ struct EpisodeOptions {
   bool endOnFailure = true;
 };
 
+/// A program an episode reached: after its first `moves` moves.
+struct Visit {
+  size_t moves = 0;
+  double speedup = 0;
+  /// The speedup is a model's estimate, not a measurement.
+  bool estimate = false;
+};
+
 struct EpisodeResult {
   unsigned steps = 0;
+  /// Every program reached after a move, in order, and the moves played
+  /// (the prefixes of `moves` lead to the visits).
+  std::vector<Visit> visits;
+  llvm::SmallVector<MoveRequest> moves;
   /// The fastest program visited (the original: speedup 1, no moves).
   double bestSpeedup = 1;
   llvm::SmallVector<MoveRequest> bestMoves;

@@ -51,7 +51,7 @@ struct AgentOptions {
   unsigned targetSync = 250;
   /// Successors kept per remembered state (the chosen action's always):
   /// bounds replay memory on kernels with hundreds of legal moves.
-  unsigned maxSuccessors = 64;
+  unsigned maxSuccessors = 32;
   uint64_t seed = 0;
 };
 llvm::json::Value toJSON(const AgentOptions &options);
@@ -74,7 +74,11 @@ public:
                              const torch::Tensor &owner);
 
 private:
-  torch::nn::Sequential value{nullptr}, advantage{nullptr};
+  torch::nn::Sequential value{nullptr};
+  /// The advantage's first layer on (state, successor), split in its two
+  /// halves so the state's is computed once per state, not per action.
+  torch::nn::Linear stateIn{nullptr}, successorIn{nullptr};
+  torch::nn::Sequential advantage{nullptr};
 };
 TORCH_MODULE(DuelingQNetwork);
 

@@ -129,6 +129,11 @@ public:
 
 /// The strategy called `name`, or null.
 std::unique_ptr<Strategy> createStrategy(llvm::StringRef name);
+/// Adds a strategy that lives above Search (the learned agent, which needs
+/// libtorch): createStrategy and getStrategyNames know it from then on. A
+/// name registered again is replaced.
+void registerStrategy(llvm::StringRef name,
+                      std::function<std::unique_ptr<Strategy>()> create);
 /// Names `createStrategy` accepts, for help texts.
 llvm::ArrayRef<llvm::StringRef> getStrategyNames();
 

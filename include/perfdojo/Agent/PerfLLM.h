@@ -1,0 +1,49 @@
+//===- PerfLLM.h - the learned search strategy ------------------*- C++ -*-===//
+//
+// `perfdojo-search --strategy=perfllm`: the Max-Q agent plays the move game
+// on the kernel under the search's budget. Rewards between real evaluations
+// come from a cost model fit to the real ones (CostModel.h); each episode
+// spends one real evaluation, on the program it visited whose estimated
+// speedup is best, and that result refits the model. The search records
+// every real evaluation, so its best program and final selection are the
+// usual ones. With a trained model (perfdojo-train) the agent plays greedily
+// with a little exploration; without one it learns online on this kernel.
+//
+// This header is free of libtorch, so drivers built without exceptions can
+// register the strategy.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_AGENT_PERFLLM_H
+#define PERFDOJO_AGENT_PERFLLM_H
+
+#include "perfdojo/Search/Strategy.h"
+
+#include "llvm/Support/Error.h"
+
+#include <string>
+
+namespace perfdojo::agent {
+
+struct PerfLLMOptions {
+  /// A model perfdojo-train saved; "" learns online on the kernel.
+  std::string model;
+  /// Moves per episode.
+  unsigned maxSteps = 30;
+  /// Exploration when playing a trained model.
+  double epsilon = 0.05;
+  /// Cost-model gradient steps after each real evaluation.
+  unsigned costModelSteps = 40;
+};
+
+/// Why `path` cannot be played (missing, another feature version or size),
+/// checked before a search starts.
+llvm::Error checkModel(llvm::StringRef path);
+
+std::unique_ptr<Strategy> createPerfLLMStrategy(const PerfLLMOptions &options);
+
+/// Registers `perfllm` with `options` (Strategy.h, registerStrategy).
+void registerPerfLLMStrategy(const PerfLLMOptions &options);
+
+} // namespace perfdojo::agent
+
+#endif // PERFDOJO_AGENT_PERFLLM_H

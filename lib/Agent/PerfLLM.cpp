@@ -1,0 +1,151 @@
+//===- PerfLLM.cpp - the learned search strategy --------------------------===//
+
+#include "perfdojo/Agent/PerfLLM.h"
+#include "perfdojo/Agent/CostModel.h"
+#include "perfdojo/Agent/Episode.h"
+#include "perfdojo/Search/ProgramFeatures.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace perfdojo;
+using namespace perfdojo::agent;
+
+llvm::Error agent::checkModel(llvm::StringRef path) {
+  llvm::Expected<std::unique_ptr<MaxQAgent>> loaded =
+      MaxQAgent::load(path, getProgramFeatureSize());
+  if (!loaded)
+    return loaded.takeError();
+  return llvm::Error::success();
+}
+
+/// The agent of a search that learns online: sized for one kernel.
+static AgentOptions getOnlineOptions(uint64_t seed) {
+  AgentOptions options;
+  options.features = getProgramFeatureSize();
+  options.hidden = 128;
+  options.gamma = 0.97;
+  options.targetSync = 100;
+  options.seed = seed;
+  return options;
+}
+
+static torch::Tensor getFeatures(Game &game) {
+  return torch::tensor(
+      computeProgramFeatures(game.getKernel(), game.print()));
+}
+
+namespace {
+class PerfLLMStrategy : public Strategy {
+public:
+  explicit PerfLLMStrategy(PerfLLMOptions options)
+      : options(std::move(options)) {}
+  llvm::StringRef getName() const override { return "perfllm"; }
+  bool needsBudget() const override { return true; }
+  void run(SearchContext &search) override;
+
+private:
+  PerfLLMOptions options;
+};
+} // namespace
+
+void PerfLLMStrategy::run(SearchContext &search) {
+  // One thread: the networks are small, and results then depend on the
+  // seed alone.
+  torch::set_num_threads(1);
+  std::optional<Evaluation> original = search.evaluate({});
+  if (!original || !original->ok())
+    return;
+  uint64_t seed = search.getRandom()();
+  std::unique_ptr<MaxQAgent> agent;
+  bool learn = options.model.empty();
+  if (learn) {
+    agent = std::make_unique<MaxQAgent>(getOnlineOptions(seed));
+  } else {
+    llvm::Expected<std::unique_ptr<MaxQAgent>> loaded =
+        MaxQAgent::load(options.model, getProgramFeatureSize());
+    if (!loaded) {
+      // Drivers check the model first (checkModel); say so if it changed.
+      llvm::errs() << "perfllm: " << llvm::toString(loaded.takeError())
+                   << "\n";
+      return;
+    }
+    agent = std::move(*loaded);
+    agent->getRandom().seed(seed);
+  }
+
+  Game game(search.getOriginal(), search.getMoveOptions());
+  torch::Tensor originalFeatures = getFeatures(game);
+  CostModel model(getProgramFeatureSize(), 128, seed);
+  // Measured speedups by program text (0: it does not run).
+  llvm::StringMap<double> measured;
+  measured[game.print()] = 1;
+  double originalSeconds = original->seconds;
+  ProgramCosts costs([&](Game &g) -> ProgramCost {
+    auto found = measured.find(g.print());
+    if (found != measured.end())
+      return found->second > 0
+                 ? ProgramCost(originalSeconds / found->second)
+                 : ProgramCost();
+    return ProgramCost(
+        originalSeconds / model.predict(originalFeatures, getFeatures(g)),
+        /*estimate=*/true);
+  });
+
+  EpisodeOptions episode;
+  episode.maxSteps = options.maxSteps;
+  episode.learn = learn;
+  // Episodes that found no program to measure, in a row: a bound for
+  // budgets that count only evaluations.
+  unsigned idle = 0, episodes = 0;
+  while (!search.exhausted() && idle < 100) {
+    episode.epsilon =
+        learn ? std::max(0.05, 1.0 - episodes / 40.0) : options.epsilon;
+    ++episodes;
+    llvm::Expected<EpisodeResult> played =
+        playEpisode(*agent, game, costs, episode);
+    if (!played) {
+      llvm::errs() << "perfllm: " << llvm::toString(played.takeError())
+                   << "\n";
+      return;
+    }
+    // The visited program the model rates best is measured.
+    const Visit *pick = nullptr;
+    for (const Visit &visit : played->visits)
+      if (visit.estimate && (!pick || visit.speedup > pick->speedup))
+        pick = &visit;
+    if (!pick) {
+      ++idle;
+      continue;
+    }
+    idle = 0;
+    llvm::ArrayRef<MoveRequest> moves =
+        llvm::ArrayRef(played->moves).take_front(pick->moves);
+    std::optional<Evaluation> result = search.evaluate(moves);
+    if (!result)
+      return;
+    for (const MoveRequest &move : moves)
+      if (llvm::Error error = game.apply(move)) {
+        llvm::consumeError(std::move(error));
+        return;
+      }
+    std::optional<double> speedup;
+    if (result->ok() && result->seconds > 0)
+      speedup = originalSeconds / result->seconds;
+    measured[game.print()] = speedup.value_or(0);
+    model.add(originalFeatures, getFeatures(game), speedup);
+    while (game.history().size())
+      game.undo();
+    model.fit(options.costModelSteps);
+    costs.forgetEstimates();
+  }
+}
+
+std::unique_ptr<Strategy>
+agent::createPerfLLMStrategy(const PerfLLMOptions &options) {
+  return std::make_unique<PerfLLMStrategy>(options);
+}
+
+void agent::registerPerfLLMStrategy(const PerfLLMOptions &options) {
+  registerStrategy("perfllm",
+                   [options] { return createPerfLLMStrategy(options); });
+}
