@@ -33,7 +33,7 @@ config.substitutions.append(
 # PERFDOJO_ENABLE_TORCH; its tests are `REQUIRES: torch`.
 if getattr(config, "perfdojo_enable_torch", False):
     config.available_features.add("torch")
-    tools.append("perfdojo-run-torch")
+    tools += ["perfdojo-run-torch", "perfdojo-train"]
 # The worker's full path, for tests that wrap it (test/Search/isolation.test).
 config.substitutions.append(
     ("%search-worker", os.path.join(config.perfdojo_tools_dir, "perfdojo-run")))

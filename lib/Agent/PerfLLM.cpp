@@ -1,8 +1,7 @@
 //===- PerfLLM.cpp - the learned search strategy --------------------------===//
 
 #include "perfdojo/Agent/PerfLLM.h"
-#include "perfdojo/Agent/CostModel.h"
-#include "perfdojo/Agent/Episode.h"
+#include "perfdojo/Agent/KernelPlay.h"
 #include "perfdojo/Search/ProgramFeatures.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -27,11 +26,6 @@ static AgentOptions getOnlineOptions(uint64_t seed) {
   options.targetSync = 100;
   options.seed = seed;
   return options;
-}
-
-static torch::Tensor getFeatures(Game &game) {
-  return torch::tensor(
-      computeProgramFeatures(game.getKernel(), game.print()));
 }
 
 namespace {
@@ -73,24 +67,12 @@ void PerfLLMStrategy::run(SearchContext &search) {
     agent->getRandom().seed(seed);
   }
 
-  Game game(search.getOriginal(), search.getMoveOptions());
-  torch::Tensor originalFeatures = getFeatures(game);
   CostModel model(getProgramFeatureSize(), 128, seed);
-  // Measured speedups by program text (0: it does not run).
-  llvm::StringMap<double> measured;
-  measured[game.print()] = 1;
-  double originalSeconds = original->seconds;
-  ProgramCosts costs([&](Game &g) -> ProgramCost {
-    auto found = measured.find(g.print());
-    if (found != measured.end())
-      return found->second > 0
-                 ? ProgramCost(originalSeconds / found->second)
-                 : ProgramCost();
-    return ProgramCost(
-        originalSeconds / model.predict(originalFeatures, getFeatures(g)),
-        /*estimate=*/true);
-  });
-
+  KernelPlay play(search.getOriginal(), search.getMoveOptions(), model,
+                  original->seconds);
+  KernelPlay::Measure measure = [&](llvm::ArrayRef<MoveRequest> moves) {
+    return search.evaluate(moves);
+  };
   EpisodeOptions episode;
   episode.maxSteps = options.maxSteps;
   episode.learn = learn;
@@ -102,41 +84,23 @@ void PerfLLMStrategy::run(SearchContext &search) {
         learn ? std::max(0.05, 1.0 - episodes / 40.0) : options.epsilon;
     ++episodes;
     llvm::Expected<EpisodeResult> played =
-        playEpisode(*agent, game, costs, episode);
+        playEpisode(*agent, play.getGame(), play.getCosts(), episode);
     if (!played) {
       llvm::errs() << "perfllm: " << llvm::toString(played.takeError())
                    << "\n";
       return;
     }
     // The visited program the model rates best is measured.
-    const Visit *pick = nullptr;
-    for (const Visit &visit : played->visits)
-      if (visit.estimate && (!pick || visit.speedup > pick->speedup))
-        pick = &visit;
-    if (!pick) {
+    KernelPlay::Outcome outcome = play.measureBest(*played, measure);
+    if (outcome == KernelPlay::Outcome::BudgetSpent)
+      return;
+    if (outcome == KernelPlay::Outcome::NothingNew) {
       ++idle;
       continue;
     }
     idle = 0;
-    llvm::ArrayRef<MoveRequest> moves =
-        llvm::ArrayRef(played->moves).take_front(pick->moves);
-    std::optional<Evaluation> result = search.evaluate(moves);
-    if (!result)
-      return;
-    for (const MoveRequest &move : moves)
-      if (llvm::Error error = game.apply(move)) {
-        llvm::consumeError(std::move(error));
-        return;
-      }
-    std::optional<double> speedup;
-    if (result->ok() && result->seconds > 0)
-      speedup = originalSeconds / result->seconds;
-    measured[game.print()] = speedup.value_or(0);
-    model.add(originalFeatures, getFeatures(game), speedup);
-    while (game.history().size())
-      game.undo();
     model.fit(options.costModelSteps);
-    costs.forgetEstimates();
+    play.getCosts().forgetEstimates();
   }
 }
 

@@ -1,0 +1,62 @@
+//===- KernelPlay.h - one kernel the agent plays and measures ---*- C++ -*-===//
+//
+// What the learned strategy and perfdojo-train both do per kernel: the
+// game on it, the programs measured for real (their speedups), and the
+// rewards of play: measured where a program was measured, else the cost
+// model's estimate. After an episode, the visited program the model rates
+// best is measured, and that result is what the cost model learns from.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_AGENT_KERNELPLAY_H
+#define PERFDOJO_AGENT_KERNELPLAY_H
+
+#include "perfdojo/Agent/CostModel.h"
+#include "perfdojo/Agent/Episode.h"
+#include "perfdojo/Search/Evaluator.h"
+
+namespace perfdojo::agent {
+
+class KernelPlay {
+public:
+  /// Plays `kernel` for `options`'s target; `originalSeconds` is the
+  /// original's measured time. `model` estimates the unmeasured programs.
+  KernelPlay(dojo::KernelOp kernel, const MoveOptions &options,
+             CostModel &model, double originalSeconds);
+
+  Game &getGame() { return game; }
+  ProgramCosts &getCosts() { return costs; }
+  dojo::KernelOp getKernel() { return kernel; }
+  /// Programs measured (the original included).
+  size_t getMeasured() const { return measured.size(); }
+
+  /// Runs a real evaluation of `moves` from the original; nullopt when
+  /// the budget is spent.
+  using Measure =
+      std::function<std::optional<Evaluation>(llvm::ArrayRef<MoveRequest>)>;
+
+  enum class Outcome { Measured, NothingNew, BudgetSpent };
+  /// Measures the program of `played` that the model rates best among
+  /// those not yet measured, and records it in the model (not refit: the
+  /// caller fits, then forgets the estimates of every kernel it plays).
+  /// `speedup`, when given, receives the measured speedup (nullopt for a
+  /// program that does not run).
+  Outcome measureBest(const EpisodeResult &played, const Measure &measure,
+                      std::optional<double> *speedup = nullptr);
+
+private:
+  dojo::KernelOp kernel;
+  Game game;
+  CostModel &model;
+  double originalSeconds;
+  torch::Tensor originalFeatures;
+  /// Measured speedups by program text (0: it does not run).
+  llvm::StringMap<double> measured;
+  ProgramCosts costs;
+};
+
+/// The features of `game`'s program as a tensor.
+torch::Tensor getStateFeatures(Game &game);
+
+} // namespace perfdojo::agent
+
+#endif // PERFDOJO_AGENT_KERNELPLAY_H
