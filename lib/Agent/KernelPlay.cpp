@@ -1,6 +1,7 @@
 //===- KernelPlay.cpp - one kernel the agent plays and measures -----------===//
 
 #include "perfdojo/Agent/KernelPlay.h"
+#include "perfdojo/Runtime/WorkCounts.h"
 #include "perfdojo/Search/ProgramFeatures.h"
 
 using namespace perfdojo;
@@ -12,15 +13,20 @@ torch::Tensor agent::getStateFeatures(Game &game) {
 }
 
 KernelPlay::KernelPlay(dojo::KernelOp kernel, const MoveOptions &options,
-                       CostModel &model, double originalSeconds)
+                       CostModel &model, double originalSeconds,
+                       double maxWorkRatio)
     : kernel(kernel), game(kernel, options), model(model),
-      originalSeconds(originalSeconds),
+      originalSeconds(originalSeconds), maxWorkRatio(maxWorkRatio),
+      originalWork(countWork(kernel).leafEvaluations),
       costs([this](Game &g) -> ProgramCost {
         auto found = measured.find(g.print());
         if (found != measured.end())
           return found->second > 0
                      ? ProgramCost(this->originalSeconds / found->second)
                      : ProgramCost();
+        if (exceedsWorkRatio(countWork(g.getKernel()).leafEvaluations,
+                             originalWork, this->maxWorkRatio))
+          return ProgramCost();
         double estimate =
             this->model.predict(originalFeatures, getStateFeatures(g));
         return ProgramCost(this->originalSeconds / estimate,

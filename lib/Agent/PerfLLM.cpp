@@ -69,7 +69,7 @@ void PerfLLMStrategy::run(SearchContext &search) {
 
   CostModel model(getProgramFeatureSize(), 128, seed);
   KernelPlay play(search.getOriginal(), search.getMoveOptions(), model,
-                  original->seconds);
+                  original->seconds, options.maxWorkRatio);
   KernelPlay::Measure measure = [&](llvm::ArrayRef<MoveRequest> moves) {
     return search.evaluate(moves);
   };

@@ -221,9 +221,9 @@ std::vector<Evaluation> Evaluator::evaluateBatch(
       duplicates.push_back({index, it->second});
       continue;
     }
-    if (options.maxWorkRatio > 0 && originalWork > 0 &&
-        candidate->text != originalText &&
-        candidate->leafEvaluations > options.maxWorkRatio * originalWork) {
+    if (candidate->text != originalText &&
+        exceedsWorkRatio(candidate->leafEvaluations, originalWork,
+                         options.maxWorkRatio)) {
       e.status = EvaluationStatus::Pruned;
       e.message = llvm::formatv("{0:f1}x the original kernel's leaf "
                                 "evaluations",
@@ -479,4 +479,10 @@ llvm::Error perfdojo::setEvaluatorTarget(EvaluatorOptions &options,
         targets.back() + ")");
   }
   return llvm::Error::success();
+}
+
+bool perfdojo::exceedsWorkRatio(int64_t candidateWork, int64_t originalWork,
+                                double maxWorkRatio) {
+  return maxWorkRatio > 0 && originalWork > 0 &&
+         candidateWork > maxWorkRatio * originalWork;
 }

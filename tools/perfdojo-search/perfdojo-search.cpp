@@ -298,6 +298,7 @@ static int toolMain(int argc, char **argv) {
   agent::PerfLLMOptions perfllm;
   perfllm.model = modelPath;
   perfllm.maxSteps = std::max(1u, episodeSteps.getValue());
+  perfllm.maxWorkRatio = maxWorkRatio;
   agent::registerPerfLLMStrategy(perfllm);
   if (strategyName == "perfllm" && !modelPath.empty())
     if (llvm::Error error = agent::checkModel(modelPath)) {

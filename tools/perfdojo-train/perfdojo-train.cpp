@@ -238,7 +238,8 @@ static int toolMain(int argc, char **argv) {
       return 1;
     }
     k->play = std::make_unique<KernelPlay>(k->kernel, options.moves, model,
-                                           original.seconds);
+                                           original.seconds,
+                                           options.maxWorkRatio);
     kernels.push_back(std::move(k));
   }
 

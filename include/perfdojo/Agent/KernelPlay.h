@@ -19,9 +19,12 @@ namespace perfdojo::agent {
 class KernelPlay {
 public:
   /// Plays `kernel` for `options`'s target; `originalSeconds` is the
-  /// original's measured time. `model` estimates the unmeasured programs.
+  /// original's measured time. `model` estimates the unmeasured programs;
+  /// those the evaluator would prune for their work (`maxWorkRatio`,
+  /// exceedsWorkRatio) do not run, without an estimate or a measurement.
   KernelPlay(dojo::KernelOp kernel, const MoveOptions &options,
-             CostModel &model, double originalSeconds);
+             CostModel &model, double originalSeconds,
+             double maxWorkRatio = EvaluatorOptions().maxWorkRatio);
 
   Game &getGame() { return game; }
   ProgramCosts &getCosts() { return costs; }
@@ -47,7 +50,8 @@ private:
   dojo::KernelOp kernel;
   Game game;
   CostModel &model;
-  double originalSeconds;
+  double originalSeconds, maxWorkRatio;
+  int64_t originalWork;
   torch::Tensor originalFeatures;
   /// Measured speedups by program text (0: it does not run).
   llvm::StringMap<double> measured;

@@ -33,6 +33,8 @@ struct PerfLLMOptions {
   double epsilon = 0.05;
   /// Cost-model gradient steps after each real evaluation.
   unsigned costModelSteps = 40;
+  /// The search's work ratio: programs above it do not run (KernelPlay).
+  double maxWorkRatio = 4;
 };
 
 /// Why `path` cannot be played (missing, another feature version or size),

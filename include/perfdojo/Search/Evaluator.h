@@ -99,6 +99,12 @@ struct EvaluatorOptions {
   MoveOptions moves;
 };
 
+/// Whether a candidate of `candidateWork` leaf evaluations is pruned, not
+/// run, against an original of `originalWork` (EvaluatorOptions::
+/// maxWorkRatio; 0 prunes nothing).
+bool exceedsWorkRatio(int64_t candidateWork, int64_t originalWork,
+                      double maxWorkRatio);
+
 /// Points `options` at the target called `name`: `cpu` (this machine),
 /// `snitch` (the Snitch model) or a GPU chip that runs through the CUDA
 /// driver; sets the moves' target description to match. An error lists the
