@@ -36,6 +36,9 @@ namespace {
 struct Observation {
   torch::Tensor state, successors;
   llvm::SmallVector<MoveRequest> moves;
+  /// Listed moves that failed to apply, with the reason (a move whose
+  /// check passed where its rewrite broke the kernel: a bug to report).
+  std::vector<std::string> refused;
 };
 } // namespace
 
@@ -43,19 +46,36 @@ static torch::Tensor toTensor(const std::vector<float> &row) {
   return torch::tensor(row);
 }
 
-static llvm::Expected<Observation> observe(Game &game) {
+static llvm::Expected<Observation> observe(Game &game,
+                                           ProgramFeatureCache *cache) {
   Observation o;
-  std::vector<float> features =
-      computeProgramFeatures(game.getKernel(), game.print());
-  o.state = toTensor(features);
+  std::string text = game.print();
+  o.state = toTensor(cache ? cache->get(game.getKernel(), text)
+                           : computeProgramFeatures(game.getKernel(), text));
   o.moves = game.legalMoves();
   llvm::Expected<std::vector<std::vector<float>>> rows =
-      computeSuccessorFeatures(game, o.moves);
-  if (!rows)
-    return rows.takeError();
+      computeSuccessorFeatures(game, o.moves, cache);
   std::vector<torch::Tensor> successors;
-  for (const std::vector<float> &row : *rows)
-    successors.push_back(toTensor(row));
+  if (rows) {
+    for (const std::vector<float> &row : *rows)
+      successors.push_back(toTensor(row));
+  } else {
+    // A listed move failed: play on without the moves that fail.
+    llvm::consumeError(rows.takeError());
+    llvm::SmallVector<MoveRequest> kept;
+    for (const MoveRequest &move : o.moves) {
+      llvm::Expected<std::vector<std::vector<float>>> one =
+          computeSuccessorFeatures(game, move, cache);
+      if (!one) {
+        o.refused.push_back(move.str() + ": " +
+                            llvm::toString(one.takeError()));
+        continue;
+      }
+      kept.push_back(move);
+      successors.push_back(toTensor(one->front()));
+    }
+    o.moves = std::move(kept);
+  }
   successors.push_back(o.state);
   o.successors = torch::stack(successors);
   return o;
@@ -63,7 +83,8 @@ static llvm::Expected<Observation> observe(Game &game) {
 
 llvm::Expected<EpisodeResult>
 agent::playEpisode(MaxQAgent &agent, Game &game, ProgramCosts &costs,
-                   const EpisodeOptions &options) {
+                   const EpisodeOptions &options,
+                   ProgramFeatureCache *features) {
   size_t start = game.history().size();
   std::optional<double> original = costs.getSeconds(game);
   if (!original)
@@ -72,10 +93,11 @@ agent::playEpisode(MaxQAgent &agent, Game &game, ProgramCosts &costs,
   EpisodeResult result;
   double lossSum = 0;
   unsigned losses = 0;
-  llvm::Expected<Observation> first = observe(game);
+  llvm::Expected<Observation> first = observe(game, features);
   if (!first)
     return first.takeError();
   Observation now = std::move(*first);
+  llvm::append_range(result.refused, now.refused);
   while (true) {
     int64_t action = agent.choose(now.state, now.successors, options.epsilon);
     bool stop = action == int64_t(now.moves.size());
@@ -98,10 +120,11 @@ agent::playEpisode(MaxQAgent &agent, Game &game, ProgramCosts &costs,
     bool terminal = stop || (options.endOnFailure && !seconds);
     std::optional<Observation> next;
     if (!terminal) {
-      llvm::Expected<Observation> observed = observe(game);
+      llvm::Expected<Observation> observed = observe(game, features);
       if (!observed)
         return observed.takeError();
       next = std::move(*observed);
+      llvm::append_range(result.refused, next->refused);
     }
     if (options.learn) {
       Transition t;

@@ -27,8 +27,10 @@ KernelPlay::KernelPlay(dojo::KernelOp kernel, const MoveOptions &options,
         if (exceedsWorkRatio(countWork(g.getKernel()).leafEvaluations,
                              originalWork, this->maxWorkRatio))
           return ProgramCost();
-        double estimate =
-            this->model.predict(originalFeatures, getStateFeatures(g));
+        const std::vector<float> &programFeatures =
+            features.get(g.getKernel(), g.print());
+        double estimate = this->model.predict(originalFeatures,
+                                              torch::tensor(programFeatures));
         return ProgramCost(this->originalSeconds / estimate,
                            /*estimate=*/true);
       }) {

@@ -84,12 +84,17 @@ void PerfLLMStrategy::run(SearchContext &search) {
         learn ? std::max(0.05, 1.0 - episodes / 40.0) : options.epsilon;
     ++episodes;
     llvm::Expected<EpisodeResult> played =
-        playEpisode(*agent, play.getGame(), play.getCosts(), episode);
+        playEpisode(*agent, play.getGame(), play.getCosts(), episode,
+                    &play.getFeatures());
     if (!played) {
       llvm::errs() << "perfllm: " << llvm::toString(played.takeError())
                    << "\n";
       return;
     }
+    for (const std::string &refused : played->refused)
+      llvm::errs() << "perfllm: warning: a listed move failed to apply "
+                      "(please report): "
+                   << refused << "\n";
     // The visited program the model rates best is measured.
     KernelPlay::Outcome outcome = play.measureBest(*played, measure);
     if (outcome == KernelPlay::Outcome::BudgetSpent)

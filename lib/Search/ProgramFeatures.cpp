@@ -358,15 +358,29 @@ std::vector<float> perfdojo::computeProgramFeatures(KernelOp kernel,
   return values;
 }
 
+const std::vector<float> &
+ProgramFeatureCache::get(dojo::KernelOp kernel, llvm::StringRef text) {
+  auto [it, inserted] = features.try_emplace(
+      llvm::xxh3_64bits(llvm::arrayRefFromStringRef(text)));
+  if (inserted)
+    it->second = computeProgramFeatures(kernel, text);
+  else
+    ++hits;
+  return it->second;
+}
+
 llvm::Expected<std::vector<std::vector<float>>>
 perfdojo::computeSuccessorFeatures(Game &game,
-                                   llvm::ArrayRef<MoveRequest> moves) {
+                                   llvm::ArrayRef<MoveRequest> moves,
+                                   ProgramFeatureCache *cache) {
   std::vector<std::vector<float>> rows;
   rows.reserve(moves.size());
   for (const MoveRequest &move : moves) {
     if (llvm::Error error = game.apply(move))
       return std::move(error);
-    rows.push_back(computeProgramFeatures(game.getKernel(), game.print()));
+    std::string text = game.print();
+    rows.push_back(cache ? cache->get(game.getKernel(), text)
+                         : computeProgramFeatures(game.getKernel(), text));
     // The inverse of a move just applied is legal by construction.
     if (!game.undo())
       return llvm::createStringError("cannot undo '" + move.str() + "'");

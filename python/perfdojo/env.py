@@ -20,6 +20,8 @@ run), read from an `EvaluationCache` that environments can share, so a
 program is timed once however often it is reached.
 """
 
+import warnings
+
 import numpy as np
 
 from . import _perfdojo as core
@@ -232,8 +234,26 @@ class DojoEnv(_Base):
 
     def successor_features(self):
         """Feature rows of every action's result, STOP (the current state)
-        last: what an agent that scores all moves needs in one call."""
-        rows = self.game.successors(self._legal, features=True)
+        last: what an agent that scores all moves needs in one call.
+
+        A listed move that fails to apply (a move whose check passed where
+        its rewrite broke the kernel: a bug to report) is dropped from the
+        legal moves, with a warning, and play goes on."""
+        try:
+            rows = self.game.successors(self._legal, features=True)
+        except core.IllegalMoveError:
+            kept, rows = [], []
+            for move in self._legal:
+                try:
+                    rows.append(self.game.successors([move], features=True)[0])
+                    kept.append(move)
+                except core.IllegalMoveError as error:
+                    warnings.warn(f"a listed move failed to apply (please "
+                                  f"report): {error}")
+            self._legal = kept
+            self.action_space = self._make_action_space(len(kept) + 1)
+            rows = np.array(rows, dtype=np.float32).reshape(
+                len(kept), len(self.game.features()))
         return np.vstack([rows, self.game.features()[None, :]])
 
     def render(self):

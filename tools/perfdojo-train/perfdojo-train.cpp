@@ -263,13 +263,18 @@ static int toolMain(int argc, char **argv) {
     episode.epsilon = std::max(
         0.05, 1.0 - double(state.episodes) / std::max(1u, exploreEpisodes.getValue()));
     llvm::Expected<EpisodeResult> played =
-        playEpisode(*agent, k.play->getGame(), k.play->getCosts(), episode);
+        playEpisode(*agent, k.play->getGame(), k.play->getCosts(), episode,
+                    &k.play->getFeatures());
     if (!played) {
       llvm::errs() << "perfdojo-train: " << k.path << ": "
                    << llvm::toString(played.takeError()) << "\n";
       return 1;
     }
     ++state.episodes;
+    for (const std::string &refused : played->refused)
+      llvm::errs() << "perfdojo-train: warning: " << k.path
+                   << ": a listed move failed to apply (please report): "
+                   << refused << "\n";
     std::optional<double> measured;
     KernelPlay::Measure measure = [&](llvm::ArrayRef<MoveRequest> moves)
         -> std::optional<Evaluation> {

@@ -152,6 +152,39 @@ TEST(ProgramFeatures, TellsMovesApart) {
                   std::log2(10.0f));
 }
 
+TEST(ProgramFeatures, SuccessorsThroughTheCacheAreTheSameAndComputedOnce) {
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module =
+      loadKernelFile("kernels/small/softmax.dojo", &ctx);
+  ASSERT_TRUE(module);
+  Game game(getSingleKernel(*module));
+  std::string start = game.print();
+  llvm::SmallVector<MoveRequest> legal = game.legalMoves();
+  auto plain = computeSuccessorFeatures(game, legal);
+  ASSERT_TRUE(bool(plain));
+  ProgramFeatureCache cache;
+  auto cached = computeSuccessorFeatures(game, legal, &cache);
+  ASSERT_TRUE(bool(cached));
+  EXPECT_EQ(*plain, *cached);
+  EXPECT_EQ(game.print(), start);
+  size_t programs = cache.size();
+  EXPECT_LE(programs, legal.size()); // moves may reach the same program
+  EXPECT_EQ(cache.getHits(), legal.size() - programs);
+  // Asked again: every program comes from the cache.
+  ASSERT_TRUE(bool(computeSuccessorFeatures(game, legal, &cache)));
+  EXPECT_EQ(cache.size(), programs);
+  EXPECT_EQ(cache.getHits(), 2 * legal.size() - programs);
+  EXPECT_EQ(cache.get(game.getKernel(), start),
+            featuresOf(game.getKernel()));
+  // An illegal move fails and leaves the state.
+  llvm::SmallVector<MoveRequest> bad = {legal[0],
+                                        cantFail(parseMoveRequest("reuse_dims x.0"))};
+  auto failed = computeSuccessorFeatures(game, bad, &cache);
+  ASSERT_FALSE(bool(failed));
+  llvm::consumeError(failed.takeError());
+  EXPECT_EQ(game.print(), start);
+}
+
 TEST(ProgramFeatures, CountsTheStructureOfATinyKernel) {
   std::vector<float> f =
       featuresOfText("x f32 [8, 4] heap in\n"

@@ -14,6 +14,7 @@
 
 #include "perfdojo/Agent/MaxQAgent.h"
 #include "perfdojo/Moves/Game.h"
+#include "perfdojo/Search/ProgramFeatures.h"
 
 #include "llvm/ADT/StringMap.h"
 
@@ -84,14 +85,21 @@ struct EpisodeResult {
   double finalSpeedup = 1;
   /// The mean loss of the gradient steps taken, when any.
   std::optional<double> meanLoss;
+  /// Listed moves that failed to apply, with the reason: a move whose
+  /// check passed where its rewrite broke the kernel (the post-apply
+  /// verifier refused it, so no program changed). Play went on without
+  /// them; each is a bug of that move's check to report.
+  std::vector<std::string> refused;
 };
 
 /// Plays one episode from `game`'s current state, which must be the
 /// original kernel (its time is the reward's reference). The game is back
 /// in that state afterwards. Fails when the original does not run.
-llvm::Expected<EpisodeResult> playEpisode(MaxQAgent &agent, Game &game,
-                                          ProgramCosts &costs,
-                                          const EpisodeOptions &options);
+/// `features`, when given, caches the programs' features across episodes.
+llvm::Expected<EpisodeResult>
+playEpisode(MaxQAgent &agent, Game &game, ProgramCosts &costs,
+            const EpisodeOptions &options,
+            ProgramFeatureCache *features = nullptr);
 
 } // namespace perfdojo::agent
 

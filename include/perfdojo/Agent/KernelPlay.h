@@ -28,6 +28,8 @@ public:
 
   Game &getGame() { return game; }
   ProgramCosts &getCosts() { return costs; }
+  /// The features of the programs played so far.
+  ProgramFeatureCache &getFeatures() { return features; }
   dojo::KernelOp getKernel() { return kernel; }
   /// Programs measured (the original included).
   size_t getMeasured() const { return measured.size(); }
@@ -56,6 +58,7 @@ private:
   /// Measured speedups by program text (0: it does not run).
   llvm::StringMap<double> measured;
   ProgramCosts costs;
+  ProgramFeatureCache features;
 };
 
 /// The features of `game`'s program as a tensor.

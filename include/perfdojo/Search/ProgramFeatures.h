@@ -42,6 +42,7 @@
 #include "perfdojo/Moves/Game.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -67,12 +68,30 @@ llvm::ArrayRef<std::string> getProgramFeatureNames();
 std::vector<float> computeProgramFeatures(dojo::KernelOp kernel,
                                           llvm::StringRef text);
 
+/// Feature vectors by the hash (XXH3) of their program's canonical text:
+/// a program reached again, in another episode or by other moves, is not
+/// featurized again.
+class ProgramFeatureCache {
+public:
+  /// The features of `kernel`, whose canonical text is `text`.
+  const std::vector<float> &get(dojo::KernelOp kernel, llvm::StringRef text);
+  size_t size() const { return features.size(); }
+  /// Lookups answered from the cache.
+  unsigned getHits() const { return hits; }
+
+private:
+  llvm::DenseMap<uint64_t, std::vector<float>> features;
+  unsigned hits = 0;
+};
+
 /// The features of the program each of `moves` leads to from `game`'s
-/// state: each applied, featurized and undone, so the state is unchanged.
-/// An illegal move fails with its reason (the moves before it undone too).
-/// What an agent that scores every legal move needs in one call.
+/// state: each applied, featurized (through `cache` when given) and
+/// undone, so the state is unchanged. An illegal move fails with its
+/// reason (the moves before it undone too). What an agent that scores
+/// every legal move needs in one call.
 llvm::Expected<std::vector<std::vector<float>>>
-computeSuccessorFeatures(Game &game, llvm::ArrayRef<MoveRequest> moves);
+computeSuccessorFeatures(Game &game, llvm::ArrayRef<MoveRequest> moves,
+                         ProgramFeatureCache *cache = nullptr);
 
 } // namespace perfdojo
 
