@@ -53,29 +53,10 @@ static llvm::Expected<Observation> observe(Game &game,
   o.state = toTensor(cache ? cache->get(game.getKernel(), text)
                            : computeProgramFeatures(game.getKernel(), text));
   o.moves = game.legalMoves();
-  llvm::Expected<std::vector<std::vector<float>>> rows =
-      computeSuccessorFeatures(game, o.moves, cache);
   std::vector<torch::Tensor> successors;
-  if (rows) {
-    for (const std::vector<float> &row : *rows)
-      successors.push_back(toTensor(row));
-  } else {
-    // A listed move failed: play on without the moves that fail.
-    llvm::consumeError(rows.takeError());
-    llvm::SmallVector<MoveRequest> kept;
-    for (const MoveRequest &move : o.moves) {
-      llvm::Expected<std::vector<std::vector<float>>> one =
-          computeSuccessorFeatures(game, move, cache);
-      if (!one) {
-        o.refused.push_back(move.str() + ": " +
-                            llvm::toString(one.takeError()));
-        continue;
-      }
-      kept.push_back(move);
-      successors.push_back(toTensor(one->front()));
-    }
-    o.moves = std::move(kept);
-  }
+  for (const std::vector<float> &row :
+       computeAppliedSuccessorFeatures(game, o.moves, o.refused, cache))
+    successors.push_back(toTensor(row));
   successors.push_back(o.state);
   o.successors = torch::stack(successors);
   return o;

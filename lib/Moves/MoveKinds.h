@@ -216,6 +216,12 @@ mlir::DiagnosedSilenceableFailure
 verifyVectorLanes(MoveState &state, const Move &move,
                   const MoveRequest &request, mlir::Location errorLoc,
                   dojo::BufferOp buffer);
+/// The result of `move` (on a copy) reads no element of an internal or
+/// `out` array before writing it (Analysis/Initialization.h): for moves
+/// whose own conditions leave that rule to the verifier.
+mlir::DiagnosedSilenceableFailure
+verifyInitialization(MoveState &state, const Move &move,
+                     const MoveRequest &request, mlir::Location errorLoc);
 /// The phases of every GPU kernel of `kernel` (the result of `request`)
 /// have one block shape.
 mlir::DiagnosedSilenceableFailure verifyBlockShapes(dojo::KernelOp kernel,

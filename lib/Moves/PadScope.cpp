@@ -22,7 +22,11 @@
 //        (some index at or above its logical extent) while it writes a
 //        logical element. This is the pairwise condition of moves.md A5.3
 //        strengthened to every padding element, whoever wrote it, so it is
-//        a question about one leaf's box, not about pairs of instances.
+//        a question about one leaf's box, not about pairs of instances;
+//     P5 E reads nothing unwritten: the result keeps the rule that no
+//        element of an internal array is read before it is written
+//        (Analysis/Initialization.h, run on a copy). An internal array may
+//        hold logical elements nothing writes, which E could reach.
 //   P3 and P4 are decided exactly: integer emptiness of the box with the
 //   index inequalities (MLIR's Presburger library, after a cheap interval
 //   test). Under P2-P4 every logical element is written by the same
@@ -35,7 +39,8 @@
 //   The reverse: the scope of size s' runs s < s' iterations. Legality: P1,
 //   and P3-P4 on the kernel as it is, with E = [s, s'): the removed
 //   instances wrote only padding that nothing logical reads, so no logical
-//   element changes. Candidates: the smallest such s in [s'-64, s'-1] (the
+//   element changes; and P5 on the result (padding they wrote may be read
+//   by the extra instances of another padded scope). Candidates: the smallest such s in [s'-64, s'-1] (the
 //   legal sizes form an interval ending at s'-1).
 //
 // This is the restricted form the IR allows: there is no predication (no
@@ -263,7 +268,15 @@ public:
                           "new size " + Twine(padded) +
                               " must be larger than the scope size " + Twine(s),
                           scope, "the scope");
-    return checkPadding(state, request, errorLoc, scope, s, padded, "extra");
+    DiagnosedSilenceableFailure padding =
+        checkPadding(state, request, errorLoc, scope, s, padded, "extra");
+    if (!padding.succeeded())
+      return padding;
+    // P5: the extra instances read only elements written before them. An
+    // internal array may have logical elements nothing writes (a
+    // privatized buffer sized by an allocation, say); P3 and P4 speak of
+    // padding only.
+    return verifyInitialization(state, *this, request, errorLoc);
   }
 
   MoveRequest rewrite(MoveState &state,
@@ -319,7 +332,13 @@ public:
                               Twine(size - 1) + ", below the scope size " +
                               Twine(size),
                           scope, "the scope");
-    return checkPadding(state, request, errorLoc, scope, s, size, "removed");
+    DiagnosedSilenceableFailure padding =
+        checkPadding(state, request, errorLoc, scope, s, size, "removed");
+    if (!padding.succeeded())
+      return padding;
+    // P5: padding the removed instances wrote may be read by the extra
+    // instances of another padded scope.
+    return verifyInitialization(state, *this, request, errorLoc);
   }
 
   MoveRequest rewrite(MoveState &state,

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MoveKinds.h"
+#include "perfdojo/Analysis/Initialization.h"
 #include "perfdojo/Analysis/KernelInvariants.h"
 
 using namespace mlir;
@@ -134,6 +135,24 @@ DiagnosedSilenceableFailure verifyVectorLanes(MoveState &state,
                    *wasOff);
   }
   return DiagnosedSilenceableFailure::success();
+}
+
+DiagnosedSilenceableFailure verifyInitialization(MoveState &state,
+                                                 const Move &move,
+                                                 const MoveRequest &request,
+                                                 Location errorLoc) {
+  OwningOpRef<KernelOp> copy = state.getKernel().clone();
+  MoveState copyState(*copy, state.getOptions());
+  (void)move.rewrite(copyState, request);
+  copyState.invalidate();
+  std::optional<InitializationViolation> violation =
+      findUninitializedRead(*copy, copyState.getDependences());
+  if (!violation)
+    return DiagnosedSilenceableFailure::success();
+  DiagnosedSilenceableFailure diag =
+      fail(request, errorLoc, "the result " + violation->message);
+  violation->attachNotes(diag);
+  return diag;
 }
 
 DiagnosedSilenceableFailure verifyBlockShapes(KernelOp kernel,

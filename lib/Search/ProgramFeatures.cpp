@@ -387,3 +387,28 @@ perfdojo::computeSuccessorFeatures(Game &game,
   }
   return rows;
 }
+
+std::vector<std::vector<float>> perfdojo::computeAppliedSuccessorFeatures(
+    Game &game, llvm::SmallVectorImpl<MoveRequest> &moves,
+    std::vector<std::string> &refused, ProgramFeatureCache *cache) {
+  llvm::Expected<std::vector<std::vector<float>>> rows =
+      computeSuccessorFeatures(game, moves, cache);
+  if (rows)
+    return std::move(*rows);
+  // Rare: find the moves that fail one by one.
+  llvm::consumeError(rows.takeError());
+  std::vector<std::vector<float>> kept;
+  llvm::SmallVector<MoveRequest> applied;
+  for (const MoveRequest &move : moves) {
+    llvm::Expected<std::vector<std::vector<float>>> one =
+        computeSuccessorFeatures(game, move, cache);
+    if (!one) {
+      refused.push_back(move.str() + ": " + llvm::toString(one.takeError()));
+      continue;
+    }
+    applied.push_back(move);
+    kept.push_back(std::move(one->front()));
+  }
+  moves.assign(applied.begin(), applied.end());
+  return kept;
+}

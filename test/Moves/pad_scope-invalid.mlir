@@ -147,3 +147,34 @@ dojo.kernel @negative_padding_reaches_logical {
     dojo.leaf y[{0}] = u[{0}+3]
   }
 }
+
+//--- negative_reads_unwritten.mlir
+// RUN: perfdojo-opt %t/negative_reads_unwritten.mlir --dojo-apply="pad_scope m#1@0 12" -verify-diagnostics
+
+// m_p has 17 logical rows of which only 9 are written: the extra
+// iterations would read rows 9..11, which nothing writes (P5). (A state the
+// move fuzzer and the learned agent reached, privatize_reduction having
+// sized m_p by m's allocation.)
+// expected-error @+1 {{'pad_scope m#1@0 12': the result reads m_p[9, 0] at {0}=9, {1}=0, which no earlier leaf writes (scratch buffers start undefined)}}
+dojo.kernel @negative_reads_unwritten {
+  dojo.buffer x f32 [9, 16] heap in
+  dojo.buffer m f32 [9+8] stack
+  // expected-note @+1 {{'m_p' is declared here}}
+  dojo.buffer m_p f32 [17, 16] stack
+  dojo.buffer y f32 [9] heap out
+  dojo.scope 9 {
+    dojo.leaf m[{0}] = -inf
+    dojo.scope 16 {
+      // expected-note @+1 {{writes 'm_p' here}}
+      dojo.leaf m_p[{0}, {1}] = x[{0}, {1}]
+    }
+  }
+  dojo.scope 9 {
+    dojo.scope 16 {
+      dojo.leaf m[{0}] max= m_p[{0}, {1}]
+    }
+  }
+  dojo.scope 9 {
+    dojo.leaf y[{0}] = m[{0}]
+  }
+}

@@ -185,6 +185,41 @@ TEST(ProgramFeatures, SuccessorsThroughTheCacheAreTheSameAndComputedOnce) {
   EXPECT_EQ(game.print(), start);
 }
 
+TEST(ProgramFeatures, PlayLeavesOutMovesThatFailToApply) {
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module =
+      loadKernelFile("kernels/small/softmax.dojo", &ctx);
+  ASSERT_TRUE(module);
+  Game game(getSingleKernel(*module));
+  std::string start = game.print();
+  llvm::SmallVector<MoveRequest> legal = game.legalMoves();
+  // A move that fails to apply among listed ones (in play, a move-check
+  // bug; here simply an illegal request).
+  llvm::SmallVector<MoveRequest> moves = {
+      legal[0], cantFail(parseMoveRequest("reuse_dims x.0")), legal[1]};
+  std::vector<std::string> refused;
+  std::vector<std::vector<float>> rows =
+      computeAppliedSuccessorFeatures(game, moves, refused);
+  ASSERT_EQ(moves.size(), 2u);
+  EXPECT_EQ(moves[0], legal[0]);
+  EXPECT_EQ(moves[1], legal[1]);
+  ASSERT_EQ(rows.size(), 2u);
+  ASSERT_EQ(refused.size(), 1u);
+  EXPECT_TRUE(llvm::StringRef(refused[0]).starts_with("reuse_dims x.0: "))
+      << refused[0];
+  auto expected = computeSuccessorFeatures(game, moves);
+  ASSERT_TRUE(bool(expected));
+  EXPECT_EQ(rows, *expected);
+  EXPECT_EQ(game.print(), start);
+  // Without a failure it is computeSuccessorFeatures.
+  llvm::SmallVector<MoveRequest> all = legal;
+  refused.clear();
+  EXPECT_EQ(computeAppliedSuccessorFeatures(game, all, refused),
+            *computeSuccessorFeatures(game, legal));
+  EXPECT_TRUE(refused.empty());
+  EXPECT_EQ(all.size(), legal.size());
+}
+
 TEST(ProgramFeatures, CountsTheStructureOfATinyKernel) {
   std::vector<float> f =
       featuresOfText("x f32 [8, 4] heap in\n"

@@ -246,6 +246,9 @@ def Dojo_PadScopeMove : Dojo_Move<"pad_scope",
   the extra iterations write only padding of internal buffers; and no
   instance that writes a logical element reads a padding element of a
   buffer written under the scope. Decided exactly over each leaf's box.
+  Finally the extra iterations read nothing unwritten (P5): the result keeps
+  the rule that no element of an internal array is read before it is
+  written, checked on a copy.
 
   **Inverse.** `unpad_scope` at the same location with `params = [s]`.
 }]>;
@@ -257,7 +260,8 @@ def Dojo_UnpadScopeMove : Dojo_Move<"unpad_scope",
 
   **Legality.** `1 <= s < s'`; P1 and P3-P4 of `pad_scope` on the kernel as
   it is: the removed iterations write only padding, which no instance
-  writing a logical element reads.
+  writing a logical element reads; and P5 on the result (padding they wrote
+  may be read by the extra iterations of another padded scope).
 
   **Inverse.** `pad_scope` at the same location with `params = [s']`.
 }]>;

@@ -93,6 +93,16 @@ llvm::Expected<std::vector<std::vector<float>>>
 computeSuccessorFeatures(Game &game, llvm::ArrayRef<MoveRequest> moves,
                          ProgramFeatureCache *cache = nullptr);
 
+/// computeSuccessorFeatures for play over listed moves, where a move that
+/// fails to apply is a move-check bug to report, not a reason to stop: the
+/// moves that fail are left out of `moves`, each with "move: reason" in
+/// `refused`; the rows are those of the moves kept.
+std::vector<std::vector<float>>
+computeAppliedSuccessorFeatures(Game &game,
+                                llvm::SmallVectorImpl<MoveRequest> &moves,
+                                std::vector<std::string> &refused,
+                                ProgramFeatureCache *cache = nullptr);
+
 } // namespace perfdojo
 
 #endif // PERFDOJO_SEARCH_PROGRAMFEATURES_H
