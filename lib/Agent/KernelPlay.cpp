@@ -7,11 +7,6 @@
 using namespace perfdojo;
 using namespace perfdojo::agent;
 
-torch::Tensor agent::getStateFeatures(Game &game) {
-  return torch::tensor(
-      computeProgramFeatures(game.getKernel(), game.print()));
-}
-
 KernelPlay::KernelPlay(dojo::KernelOp kernel, const MoveOptions &options,
                        CostModel &model, double originalSeconds,
                        double maxWorkRatio)
@@ -34,7 +29,7 @@ KernelPlay::KernelPlay(dojo::KernelOp kernel, const MoveOptions &options,
         return ProgramCost(this->originalSeconds / estimate,
                            /*estimate=*/true);
       }) {
-  originalFeatures = getStateFeatures(game);
+  originalFeatures = torch::tensor(features.get(kernel, game.print()));
   measured[game.print()] = 1;
 }
 
@@ -65,7 +60,10 @@ KernelPlay::Outcome KernelPlay::measureBest(const EpisodeResult &played,
   measured[game.print()] = speedup.value_or(0);
   if (out)
     *out = speedup;
-  model.add(originalFeatures, getStateFeatures(game), speedup);
+  // Reached in play: its features are cached.
+  model.add(originalFeatures,
+            torch::tensor(features.get(game.getKernel(), game.print())),
+            speedup);
   while (game.history().size() > start)
     game.undo();
   return Outcome::Measured;

@@ -392,36 +392,6 @@ static void judgeOutput(OutputSummary &output, const HostBuffer &actual,
                            describe(*output.againstOriginal);
 }
 
-/// The arguments of a run: `initial`'s contents when given, else the
-/// seeded generator's; `out` arguments start undefined either way.
-static llvm::Error fillArguments(dojo::KernelOp kernel,
-                                 std::vector<HostBuffer> &args,
-                                 std::optional<llvm::ArrayRef<HostBuffer>> initial,
-                                 uint64_t seed) {
-  if (!initial) {
-    fillInputs(kernel, args, seed);
-    return llvm::Error::success();
-  }
-  if (initial->size() != args.size())
-    return llvm::createStringError(
-        "kernel '" + kernel.getSymName() + "' takes " +
-        llvm::Twine(args.size()) + " argument(s), " +
-        llvm::Twine(initial->size()) + " given");
-  for (size_t i = 0; i < args.size(); ++i) {
-    const HostBuffer &given = (*initial)[i];
-    if (given.size() != args[i].size())
-      return llvm::createStringError(
-          "argument '" + args[i].getName() + "' has " +
-          llvm::Twine(args[i].size()) + " element(s), " +
-          llvm::Twine(given.size()) + " given");
-    if (kernel.lookupArray(args[i].getName()).getRole() == dojo::Role::out)
-      fillUndefined(args[i]);
-    else
-      args[i].assign(given);
-  }
-  return llvm::Error::success();
-}
-
 static llvm::Expected<KernelRun>
 runKernelOn(dojo::KernelOp kernel, dojo::KernelOp baseline,
             const RunOptions &options,

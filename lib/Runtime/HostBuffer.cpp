@@ -362,3 +362,31 @@ std::string perfdojo::describeArgumentType(BufferOp buffer) {
   os << "]";
   return s;
 }
+
+llvm::Error
+perfdojo::fillArguments(KernelOp kernel, llvm::MutableArrayRef<HostBuffer> args,
+                        std::optional<llvm::ArrayRef<HostBuffer>> initial,
+                        uint64_t seed) {
+  if (!initial) {
+    fillInputs(kernel, args, seed);
+    return llvm::Error::success();
+  }
+  if (initial->size() != args.size())
+    return llvm::createStringError(
+        "kernel '" + kernel.getSymName() + "' takes " +
+        llvm::Twine(args.size()) + " argument(s), " +
+        llvm::Twine(initial->size()) + " given");
+  for (size_t i = 0; i < args.size(); ++i) {
+    const HostBuffer &given = (*initial)[i];
+    if (given.size() != args[i].size())
+      return llvm::createStringError(
+          "argument '" + args[i].getName() + "' has " +
+          llvm::Twine(args[i].size()) + " element(s), " +
+          llvm::Twine(given.size()) + " given");
+    if (kernel.lookupArray(args[i].getName()).getRole() == Role::out)
+      fillUndefined(args[i]);
+    else
+      args[i].assign(given);
+  }
+  return llvm::Error::success();
+}

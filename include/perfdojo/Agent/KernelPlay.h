@@ -61,9 +61,6 @@ private:
   ProgramFeatureCache features;
 };
 
-/// The features of `game`'s program as a tensor.
-torch::Tensor getStateFeatures(Game &game);
-
 } // namespace perfdojo::agent
 
 #endif // PERFDOJO_AGENT_KERNELPLAY_H

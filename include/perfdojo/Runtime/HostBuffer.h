@@ -11,6 +11,7 @@
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <cstdlib>
@@ -129,6 +130,17 @@ llvm::StringSet<> findPositiveArrays(dojo::KernelOp kernel);
 /// buffers are filled with the undefined pattern (fillUndefined).
 void fillInputs(dojo::KernelOp kernel, llvm::MutableArrayRef<HostBuffer> args,
                 uint64_t seed);
+
+/// Fills the arguments of a run: the `in` and `inout` ones with
+/// `initial`'s contents when given (one buffer per argument in declaration
+/// order, each with the argument's element count, in any ScalarType:
+/// values convert as HostBuffer::assign does), else as fillInputs does from
+/// `seed`; `out` arguments start undefined either way. Fails, naming the
+/// argument, on a count that differs.
+llvm::Error fillArguments(dojo::KernelOp kernel,
+                          llvm::MutableArrayRef<HostBuffer> args,
+                          std::optional<llvm::ArrayRef<HostBuffer>> initial,
+                          uint64_t seed);
 
 /// Fills `buffer` with the value that stands for "undefined" (docs/ir.md,
 /// "Initial contents"): NaN for floats, every byte 0xA5 for integers and

@@ -55,7 +55,8 @@ getInitialContents(KernelHandle &k, const py::object &inputs) {
   if (inputs.is_none())
     return std::nullopt;
   py::dict given = inputs.cast<py::dict>();
-  std::vector<HostBuffer> initial;
+  // `out` arguments start undefined: any buffer of their size stands in.
+  std::vector<HostBuffer> initial, fresh = allocateArguments(k.kernel);
   llvm::StringSet<> known;
   for (dojo::BufferOp buffer : k.kernel.getBuffers()) {
     if (!buffer.isArgument())
@@ -71,7 +72,7 @@ getInitialContents(KernelHandle &k, const py::object &inputs) {
     }
     if (buffer.getRole() != dojo::Role::out)
       throw py::value_error("no input for argument '" + name + "'");
-    initial.push_back(allocateArguments(k.kernel)[initial.size()]);
+    initial.push_back(std::move(fresh[initial.size()]));
   }
   for (auto item : given)
     if (!known.contains(item.first.cast<std::string>()))
@@ -170,18 +171,14 @@ static py::dict interpret(const py::object &kernel, const py::object &inputs,
   if (reference)
     type = ScalarType::f64;
   std::vector<HostBuffer> args = allocateArguments(k->kernel, type);
-  if (std::optional<std::vector<HostBuffer>> initial =
-          getInitialContents(*k, inputs)) {
-    for (size_t i = 0; i < args.size(); ++i) {
-      if (k->kernel.lookupArray(args[i].getName()).getRole() ==
-          dojo::Role::out)
-        fillUndefined(args[i]);
-      else
-        args[i].assign((*initial)[i]);
-    }
-  } else {
-    fillInputs(k->kernel, args, seed);
-  }
+  std::optional<std::vector<HostBuffer>> initial =
+      getInitialContents(*k, inputs);
+  if (llvm::Error error = fillArguments(
+          k->kernel, args,
+          initial ? std::optional<llvm::ArrayRef<HostBuffer>>(*initial)
+                  : std::nullopt,
+          seed))
+    raise(ErrorKind::Run, capture, std::move(error), k->source);
   if (llvm::Error error = interpreter->run(args))
     raise(ErrorKind::Run, capture, std::move(error), k->source);
   return getOutputs(*k, args);
