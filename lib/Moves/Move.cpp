@@ -5,8 +5,10 @@
 #include "perfdojo/Analysis/Initialization.h"
 #include "perfdojo/Analysis/Privatization.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
+#include "perfdojo/Moves/Selector.h"
 
 #include "mlir/IR/Verifier.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/ADT/StringExtras.h"
 
 #include <array>
@@ -65,6 +67,31 @@ llvm::Expected<SmallVector<MoveRequest>> perfdojo::parseMoveScript(StringRef tex
     script.push_back(std::move(*request));
   }
   return script;
+}
+
+std::string perfdojo::joinScriptLines(StringRef contents) {
+  std::string text;
+  SmallVector<StringRef> lines;
+  contents.split(lines, '\n');
+  for (StringRef line : lines) {
+    line = stripScriptComment(line).trim();
+    if (!line.empty())
+      text += line.str() + ";";
+  }
+  return text;
+}
+
+llvm::Expected<SmallVector<MoveRequest>>
+perfdojo::readMoveScriptFile(StringRef path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    return llvm::createStringError("cannot read '" + path +
+                                   "': " + buffer.getError().message());
+  auto script = parseMoveScript(joinScriptLines((*buffer)->getBuffer()));
+  if (!script)
+    return llvm::createStringError(path + ": " +
+                                   llvm::toString(script.takeError()));
+  return std::move(*script);
 }
 
 /// `move.check`, then post-verification: a move that restructures the tree

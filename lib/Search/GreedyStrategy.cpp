@@ -15,10 +15,12 @@
 // wherever legal.
 //
 // It evaluates the original kernel and the result of each phase; the best
-// of them is the result. The heuristic strategy is the cost-aware sibling.
+// of them is the result (without timing, in the `dojo-greedy` pass, the
+// last phase's). The heuristic strategy is the cost-aware sibling.
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/Search/RuleCandidates.h"
 #include "perfdojo/Search/Strategies.h"
 
 #include "MoveRules.h"
@@ -45,51 +47,63 @@ bool isModeMove(Game &game, const MoveRequest &move) {
   return scope && static_cast<int64_t>(scope.getSize()) <= kUnrollSize;
 }
 
+void splitByVectorWidth(Game &game, const MoveOptions &options) {
+  llvm::SmallVector<MoveRequest> splits;
+  game.getKernel().walk([&](ScopeOp scope) {
+    if (!llvm::all_of(scope.getBlock(), [](mlir::Operation &op) {
+          return llvm::isa<LeafOp>(op);
+        }))
+      return;
+    auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
+    int64_t width = getVectorLanes(game.getKernel(), leaf, options);
+    int64_t size = scope.getSize();
+    if (size > width && size % width == 0)
+      splits.push_back(
+          makeMove(MoveKind::SplitScope, getNodeSelector(scope), {width}));
+  });
+  // Splitting one scope does not move the selectors of other innermost
+  // scopes (they name leaves and depths), so all apply in one go.
+  for (const MoveRequest &split : splits)
+    tryApply(game, split);
+}
+
 class GreedyStrategy : public Strategy {
 public:
   llvm::StringRef getName() const override { return "greedy"; }
   void run(SearchContext &context) override {
-    Game game = runNaivePass(context);
-    size_t before = game.history().size();
-    if (isSnitchTarget(context.getMoveOptions().target)) {
-      // Snitch: SSR and FREP wherever legal (SnitchExpertRules.h).
-      applySnitchGreedyRules(game);
-      if (game.history().size() != before)
-        context.evaluate(game.history());
-      return;
-    }
+    context.evaluate({});
+    // Evaluated in phase order: the naive pass's result, then the full one.
+    std::vector<MoveSequence> candidates = proposeGreedyCandidates(
+        context.getOriginal(), context.getMoveOptions());
+    std::reverse(candidates.begin(), candidates.end());
+    context.evaluateBatch(candidates);
+  }
+};
+} // namespace
 
-    splitByVectorWidth(game, context.getMoveOptions());
+std::vector<MoveSequence>
+perfdojo::proposeGreedyCandidates(KernelOp original,
+                                  const MoveOptions &options) {
+  Game game(original, options);
+  applyNaiveRules(game);
+  MoveSequence naive(game.history().begin(), game.history().end());
+  if (isSnitchTarget(options.target)) {
+    // Snitch: SSR and FREP wherever legal (SnitchExpertRules.h).
+    applySnitchGreedyRules(game);
+  } else {
+    splitByVectorWidth(game, options);
     placeInternalBuffers(game);
     applyUntilExhausted(game, [&](const MoveRequest &move) {
       return isModeMove(game, move);
     });
-    if (game.history().size() != before)
-      context.evaluate(game.history());
   }
-
-private:
-  static void splitByVectorWidth(Game &game, const MoveOptions &options) {
-    llvm::SmallVector<MoveRequest> splits;
-    game.getKernel().walk([&](ScopeOp scope) {
-      if (!llvm::all_of(scope.getBlock(), [](mlir::Operation &op) {
-            return llvm::isa<LeafOp>(op);
-          }))
-        return;
-      auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
-      int64_t width = getVectorLanes(game.getKernel(), leaf, options);
-      int64_t size = scope.getSize();
-      if (size > width && size % width == 0)
-        splits.push_back(
-            makeMove(MoveKind::SplitScope, getNodeSelector(scope), {width}));
-    });
-    // Splitting one scope does not move the selectors of other innermost
-    // scopes (they name leaves and depths), so all apply in one go.
-    for (const MoveRequest &split : splits)
-      tryApply(game, split);
-  }
-};
-} // namespace
+  std::vector<MoveSequence> candidates;
+  if (game.history().size() != naive.size())
+    candidates.emplace_back(game.history().begin(), game.history().end());
+  if (!naive.empty())
+    candidates.push_back(std::move(naive));
+  return candidates;
+}
 
 std::unique_ptr<Strategy> perfdojo::createGreedyStrategy() {
   return std::make_unique<GreedyStrategy>();

@@ -37,10 +37,12 @@
 // variants of rule 0 (the best-ranked tile with row tiles outside column
 // tiles, the same with column tiles outside, the second- and third-ranked
 // tiles, the best tile with the reduction cache-tiled); rules 1-4 alone.
-// The fastest valid one is the result.
+// The fastest valid one is the result; without timing (the `dojo-heuristic`
+// pass, RuleCandidates.h) the first one is.
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/Search/RuleCandidates.h"
 #include "perfdojo/Search/Strategies.h"
 
 #include "perfdojo/Moves/Selector.h"
@@ -96,208 +98,208 @@ bool readsOnly(LeafOp leaf, const llvm::StringSet<> &arrays) {
   return any;
 }
 
-class HeuristicStrategy : public Strategy {
-public:
-  llvm::StringRef getName() const override { return "heuristic"; }
-  void run(SearchContext &context) override {
-    context.evaluate({});
-    KernelOp original = context.getOriginal();
-    const MoveOptions &options = context.getMoveOptions();
-    if (isSnitchTarget(options.target)) {
-      // Snitch: naive, then its expert rules (SnitchExpertRules.h); the
-      // greedy rules alone are the second candidate, since interleaving a
-      // short reduction can cost more than the latency it hides.
-      llvm::StringSet<> programs;
-      for (bool interleave : {true, false}) {
-        Game game(original, options);
-        applyNaiveRules(game);
-        if (interleave)
-          applySnitchExpertRules(game);
-        else
-          applySnitchGreedyRules(game);
-        if (!game.history().empty() && programs.insert(game.print()).second)
-          context.evaluate(game.history());
-      }
-      return;
-    }
-    if (options.target.supports(Mode::gpu_grid) &&
-        !options.target.supports(Mode::parallel)) {
-      // A GPU: its own rules (GpuExpertRules.h), one program per variant
-      // (tile shapes, block widths), every distinct program once.
-      llvm::SmallVector<llvm::SmallVector<MoveRequest>> candidates;
-      llvm::StringSet<> programs;
-      for (const GpuExpertVariant &variant : getGpuExpertVariants()) {
-        Game game(original, options);
-        applyGpuExpertRules(game, options.target, variant);
-        if (!game.history().empty() && programs.insert(game.print()).second)
-          candidates.emplace_back(game.history().begin(), game.history().end());
-      }
-      context.evaluateBatch(candidates);
-      return;
-    }
-    // Candidates: the register-blocking variants (when the kernel has a
-    // site), then the plain pass; every distinct program once.
-    llvm::SmallVector<llvm::SmallVector<MoveRequest>> candidates;
-    llvm::StringSet<> programs;
-    auto finish = [&](Game &game) {
-      fuse(game);
-      vectorize(game, options);
-      placeMemory(game);
-      parallelize(game);
-      if (!game.history().empty() && programs.insert(game.print()).second)
-        candidates.emplace_back(game.history().begin(), game.history().end());
-    };
-    std::vector<BlockSite> sites = findBlockSites(original, options);
-    if (!sites.empty()) {
-      llvm::SmallVector<BlockVariant> variants = {
-          {0, false, false}, {0, true, false}, {1, false, false},
-          {0, false, true}, {2, false, false}};
-      for (const BlockVariant &variant : variants) {
-        Game game(original, options);
-        bool blocked = false;
-        // Later sites first: a cut duplicates the blocked leaf, which
-        // renumbers the later writers of its array.
-        for (const BlockSite &site : llvm::reverse(sites))
-          blocked |= blockSite(game, site, variant, options);
-        if (blocked)
-          finish(game);
-      }
-    }
-    Game plain(original, options);
-    finish(plain);
-    // Independent candidates: up to --jobs of them compile at once.
-    context.evaluateBatch(candidates);
-  }
+void fuse(Game &game) {
+  fuseScopes(game, [&](const MoveRequest &join) {
+    return !joinsRegisterTiles(game, join);
+  });
+}
 
-private:
-  void fuse(Game &game) {
-    fuseScopes(game, [&](const MoveRequest &join) {
-      return !joinsRegisterTiles(game, join);
+void vectorize(Game &game, const MoveOptions &options) {
+  llvm::StringSet<> refused;
+  // Lane accumulators made by privatize_reduction: a reduction reading
+  // only these is a combine, which is unrolled, never privatized again
+  // (a combine left inside a loop would otherwise privatize forever).
+  llvm::StringSet<> accumulators;
+  for (unsigned step = 0; step < kMaxSteps; ++step) {
+    KernelOp kernel = game.getKernel();
+    std::optional<MoveRequest> next;
+    // Prefer finishing W-scopes (separate, vectorize, privatize, unroll)
+    // before splitting more scopes.
+    kernel.walk([&](ScopeOp scope) {
+      if (next || scope.getMode() != Mode::seq || !hasOnlyLeaves(scope))
+        return;
+      auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
+      int64_t width = getVectorLanes(kernel, leaf, options);
+      if (static_cast<int64_t>(scope.getSize()) != width)
+        return;
+      std::string selector = getNodeSelector(scope);
+      if (!llvm::hasSingleElement(scope.getBlock())) {
+        MoveRequest split = makeMove(
+            MoveKind::SplitOff, getPathSelector(leaf, getNodeDepth(scope)));
+        if (!refused.contains(split.str()))
+          next = split;
+        return;
+      }
+      MoveRequest vector = makeMove(MoveKind::SetVector, selector);
+      if (!refused.contains(vector.str())) {
+        next = vector;
+        return;
+      }
+      if (leaf.getReduce() == ReduceKind::none)
+        return;
+      // A reduction across the lanes that continues in the enclosing
+      // scope gets one accumulator per lane (init and combine placed
+      // around the outermost scope they can be); one that ends with the
+      // lanes (the combine of such accumulators) is unrolled.
+      if (continuesOutside(leaf, scope) && !readsOnly(leaf, accumulators)) {
+        for (unsigned d = 0, e = getNodeDepth(scope); d <= e && !next; ++d) {
+          MoveRequest move = makeMove(MoveKind::PrivatizeReduction, selector, {d});
+          if (!refused.contains(move.str()))
+            next = move;
+        }
+      }
+      MoveRequest unroll = makeMove(MoveKind::SetUnroll, selector);
+      if (!next && !refused.contains(unroll.str()))
+        next = unroll;
     });
-  }
-
-  void vectorize(Game &game, const MoveOptions &options) {
-    llvm::StringSet<> refused;
-    // Lane accumulators made by privatize_reduction: a reduction reading
-    // only these is a combine, which is unrolled, never privatized again
-    // (a combine left inside a loop would otherwise privatize forever).
-    llvm::StringSet<> accumulators;
-    for (unsigned step = 0; step < kMaxSteps; ++step) {
-      KernelOp kernel = game.getKernel();
-      std::optional<MoveRequest> next;
-      // Prefer finishing W-scopes (separate, vectorize, privatize, unroll)
-      // before splitting more scopes.
+    if (!next) {
+      // Split an innermost scope by the vector width; one whose size is
+      // not a multiple of it is first cut into a multiple and a scalar
+      // remainder.
       kernel.walk([&](ScopeOp scope) {
         if (next || scope.getMode() != Mode::seq || !hasOnlyLeaves(scope))
           return;
         auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
         int64_t width = getVectorLanes(kernel, leaf, options);
-        if (static_cast<int64_t>(scope.getSize()) != width)
+        int64_t size = scope.getSize();
+        if (width <= 1 || size <= width)
           return;
-        std::string selector = getNodeSelector(scope);
-        if (!llvm::hasSingleElement(scope.getBlock())) {
-          MoveRequest split = makeMove(
-              MoveKind::SplitOff, getPathSelector(leaf, getNodeDepth(scope)));
-          if (!refused.contains(split.str()))
-            next = split;
-          return;
-        }
-        MoveRequest vector = makeMove(MoveKind::SetVector, selector);
-        if (!refused.contains(vector.str())) {
-          next = vector;
-          return;
-        }
-        if (leaf.getReduce() == ReduceKind::none)
-          return;
-        // A reduction across the lanes that continues in the enclosing
-        // scope gets one accumulator per lane (init and combine placed
-        // around the outermost scope they can be); one that ends with the
-        // lanes (the combine of such accumulators) is unrolled.
-        if (continuesOutside(leaf, scope) && !readsOnly(leaf, accumulators)) {
-          for (unsigned d = 0, e = getNodeDepth(scope); d <= e && !next; ++d) {
-            MoveRequest move = makeMove(MoveKind::PrivatizeReduction, selector, {d});
-            if (!refused.contains(move.str()))
-              next = move;
-          }
-        }
-        MoveRequest unroll = makeMove(MoveKind::SetUnroll, selector);
-        if (!next && !refused.contains(unroll.str()))
-          next = unroll;
+        MoveRequest move =
+            size % width == 0
+                ? makeMove(MoveKind::SplitScope, getNodeSelector(scope), {width})
+                : makeMove(MoveKind::CutScope, getNodeSelector(scope),
+                           {size / width * width});
+        if (!refused.contains(move.str()))
+          next = move;
       });
-      if (!next) {
-        // Split an innermost scope by the vector width; one whose size is
-        // not a multiple of it is first cut into a multiple and a scalar
-        // remainder.
-        kernel.walk([&](ScopeOp scope) {
-          if (next || scope.getMode() != Mode::seq || !hasOnlyLeaves(scope))
-            return;
-          auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
-          int64_t width = getVectorLanes(kernel, leaf, options);
-          int64_t size = scope.getSize();
-          if (width <= 1 || size <= width)
-            return;
-          MoveRequest move =
-              size % width == 0
-                  ? makeMove(MoveKind::SplitScope, getNodeSelector(scope), {width})
-                  : makeMove(MoveKind::CutScope, getNodeSelector(scope),
-                             {size / width * width});
-          if (!refused.contains(move.str()))
-            next = move;
-        });
-      }
-      if (!next)
-        return;
-      bool privatizes = next->getKind() == MoveKind::PrivatizeReduction;
-      llvm::StringSet<> before;
-      if (privatizes)
-        before = getBufferNames(game.getKernel());
-      if (!tryApply(game, *next)) {
-        refused.insert(next->str());
-        continue;
-      }
-      if (privatizes)
-        for (const auto &name : getBufferNames(game.getKernel()))
-          if (!before.contains(name.getKey()))
-            accumulators.insert(name.getKey());
-      // The tree changed: refusals may no longer hold (selectors shift).
-      refused.clear();
+    }
+    if (!next)
+      return;
+    bool privatizes = next->getKind() == MoveKind::PrivatizeReduction;
+    llvm::StringSet<> before;
+    if (privatizes)
+      before = getBufferNames(game.getKernel());
+    if (!tryApply(game, *next)) {
+      refused.insert(next->str());
+      continue;
+    }
+    if (privatizes)
+      for (const auto &name : getBufferNames(game.getKernel()))
+        if (!before.contains(name.getKey()))
+          accumulators.insert(name.getKey());
+    // The tree changed: refusals may no longer hold (selectors shift).
+    refused.clear();
+  }
+}
+
+void placeMemory(Game &game) {
+  applyUntilExhausted(
+      game,
+      [](const MoveRequest &m) { return m.getKind() == MoveKind::ReuseDims; },
+      kMaxSteps);
+  placeInternalBuffers(game);
+}
+
+/// `set_parallel` on every top-level scope, or where that is illegal or
+/// the scope has a single iteration, on its only child scope, and so on.
+void parallelize(Game &game) {
+  llvm::SmallVector<std::string> tops;
+  for (mlir::Operation &op : game.getKernel().getBlock())
+    if (auto scope = llvm::dyn_cast<ScopeOp>(op))
+      tops.push_back(getNodeSelector(scope));
+  for (const std::string &selector : tops) {
+    auto node = resolveNode(game.getKernel(), selector);
+    if (!node) {
+      llvm::consumeError(node.takeError());
+      continue;
+    }
+    auto scope = llvm::dyn_cast<ScopeOp>(*node);
+    while (scope && scope.getMode() == Mode::seq) {
+      if (scope.getSize() > 1 &&
+          tryApply(game, makeMove(MoveKind::SetParallel, getNodeSelector(scope))))
+        break;
+      if (!llvm::hasSingleElement(scope.getBlock()))
+        break;
+      scope = llvm::dyn_cast<ScopeOp>(scope.getBlock().front());
     }
   }
-
-  void placeMemory(Game &game) {
-    applyUntilExhausted(
-        game,
-        [](const MoveRequest &m) { return m.getKind() == MoveKind::ReuseDims; },
-        kMaxSteps);
-    placeInternalBuffers(game);
-  }
-
-  /// `set_parallel` on every top-level scope, or where that is illegal or
-  /// the scope has a single iteration, on its only child scope, and so on.
-  void parallelize(Game &game) {
-    llvm::SmallVector<std::string> tops;
-    for (mlir::Operation &op : game.getKernel().getBlock())
-      if (auto scope = llvm::dyn_cast<ScopeOp>(op))
-        tops.push_back(getNodeSelector(scope));
-    for (const std::string &selector : tops) {
-      auto node = resolveNode(game.getKernel(), selector);
-      if (!node) {
-        llvm::consumeError(node.takeError());
-        continue;
-      }
-      auto scope = llvm::dyn_cast<ScopeOp>(*node);
-      while (scope && scope.getMode() == Mode::seq) {
-        if (scope.getSize() > 1 &&
-            tryApply(game, makeMove(MoveKind::SetParallel, getNodeSelector(scope))))
-          break;
-        if (!llvm::hasSingleElement(scope.getBlock()))
-          break;
-        scope = llvm::dyn_cast<ScopeOp>(scope.getBlock().front());
-      }
-    }
+}
+class HeuristicStrategy : public Strategy {
+public:
+  llvm::StringRef getName() const override { return "heuristic"; }
+  void run(SearchContext &context) override {
+    context.evaluate({});
+    // Independent candidates: up to --jobs of them compile at once.
+    context.evaluateBatch(proposeHeuristicCandidates(
+        context.getOriginal(), context.getMoveOptions()));
   }
 };
 } // namespace
+
+std::vector<MoveSequence>
+perfdojo::proposeHeuristicCandidates(KernelOp original,
+                                     const MoveOptions &options) {
+  std::vector<MoveSequence> candidates;
+  llvm::StringSet<> programs;
+  auto propose = [&](Game &game) {
+    if (!game.history().empty() && programs.insert(game.print()).second)
+      candidates.emplace_back(game.history().begin(), game.history().end());
+  };
+  if (isSnitchTarget(options.target)) {
+    // Snitch: naive, then its expert rules (SnitchExpertRules.h); the
+    // greedy rules alone are the second candidate, since interleaving a
+    // short reduction can cost more than the latency it hides.
+    for (bool interleave : {true, false}) {
+      Game game(original, options);
+      applyNaiveRules(game);
+      if (interleave)
+        applySnitchExpertRules(game);
+      else
+        applySnitchGreedyRules(game);
+      propose(game);
+    }
+    return candidates;
+  }
+  if (options.target.supports(Mode::gpu_grid) &&
+      !options.target.supports(Mode::parallel)) {
+    // A GPU: its own rules (GpuExpertRules.h), one program per variant
+    // (tile shapes, block widths).
+    for (const GpuExpertVariant &variant : getGpuExpertVariants()) {
+      Game game(original, options);
+      applyGpuExpertRules(game, options.target, variant);
+      propose(game);
+    }
+    return candidates;
+  }
+  // A CPU: the register-blocking variants (when the kernel has a site),
+  // then the plain pass.
+  auto finish = [&](Game &game) {
+    fuse(game);
+    vectorize(game, options);
+    placeMemory(game);
+    parallelize(game);
+    propose(game);
+  };
+  std::vector<BlockSite> sites = findBlockSites(original, options);
+  if (!sites.empty()) {
+    llvm::SmallVector<BlockVariant> variants = {
+        {0, false, false}, {0, true, false}, {1, false, false},
+        {0, false, true}, {2, false, false}};
+    for (const BlockVariant &variant : variants) {
+      Game game(original, options);
+      bool blocked = false;
+      // Later sites first: a cut duplicates the blocked leaf, which
+      // renumbers the later writers of its array.
+      for (const BlockSite &site : llvm::reverse(sites))
+        blocked |= blockSite(game, site, variant, options);
+      if (blocked)
+        finish(game);
+    }
+  }
+  Game plain(original, options);
+  finish(plain);
+  return candidates;
+}
 
 std::unique_ptr<Strategy> perfdojo::createHeuristicStrategy() {
   return std::make_unique<HeuristicStrategy>();

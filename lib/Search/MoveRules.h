@@ -65,18 +65,6 @@ inline void applyNaiveRules(Game &game) {
   });
 }
 
-/// The naive pass as a strategy step: evaluates the original kernel, applies
-/// the naive rules to a new game and evaluates the result if it differs.
-/// Returns the game, for strategies that continue from there.
-inline Game runNaivePass(SearchContext &context) {
-  context.evaluate({});
-  Game game(context.getOriginal(), context.getMoveOptions());
-  applyNaiveRules(game);
-  if (!game.history().empty())
-    context.evaluate(game.history());
-  return game;
-}
-
 /// Fusion until exhaustion: joins adjacent scopes wherever legal (and
 /// `allowJoin` accepts the join), swapping siblings or the order of two
 /// nested scopes when that enables a fusion.

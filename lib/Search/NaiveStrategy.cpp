@@ -6,9 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "perfdojo/Search/RuleCandidates.h"
 #include "perfdojo/Search/Strategies.h"
-
-#include "MoveRules.h"
 
 using namespace perfdojo;
 
@@ -16,7 +15,11 @@ namespace {
 class NaiveStrategy : public Strategy {
 public:
   llvm::StringRef getName() const override { return "naive"; }
-  void run(SearchContext &context) override { runNaivePass(context); }
+  void run(SearchContext &context) override {
+    context.evaluate({});
+    context.evaluateBatch(proposeRuleCandidates(
+        RuleSet::Naive, context.getOriginal(), context.getMoveOptions()));
+  }
 };
 } // namespace
 

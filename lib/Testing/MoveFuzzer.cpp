@@ -316,25 +316,3 @@ MoveFuzzResult MoveFuzzer::replay(llvm::ArrayRef<MoveRequest> script) {
   }
   return result;
 }
-
-//===----------------------------------------------------------------------===//
-// Script files
-//===----------------------------------------------------------------------===//
-
-llvm::Expected<SmallVector<MoveRequest>>
-perfdojo::readMoveScriptFile(StringRef path) {
-  auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer)
-    return llvm::createStringError("cannot read '" + path +
-                                   "': " + buffer.getError().message());
-  std::string text;
-  SmallVector<StringRef> lines;
-  (*buffer)->getBuffer().split(lines, '\n');
-  for (StringRef line : lines)
-    text += stripScriptComment(line).str() + ";";
-  auto script = parseMoveScript(text);
-  if (!script)
-    return llvm::createStringError(path + ": " +
-                                   llvm::toString(script.takeError()));
-  return std::move(*script);
-}

@@ -15,6 +15,7 @@
 #include "perfdojo/Dialect/Dojo/Transforms/Passes.h"
 #include "perfdojo/Dialect/Snitch/IR/Snitch.h"
 #include "perfdojo/Dialect/Snitch/Transforms/Passes.h"
+#include "perfdojo/Search/Passes.h"
 #include "perfdojo/Support/LargeStack.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
@@ -90,6 +91,7 @@ static int toolMain(int argc, char **argv) {
   perfdojo::snitch::registerSnitchPasses();
   mlir::transform::registerTransformPasses();
   perfdojo::registerPerfDojoConversionPasses();
+  perfdojo::registerPerfDojoSearchPasses();
   perfdojo::registerDojoToLLVMPipeline();
   perfdojo::registerDojoToGpuPipeline();
   // Upstream conversions and cleanups, to run the pipeline stage by stage.

@@ -51,6 +51,14 @@ llvm::Expected<MoveRequest> parseMoveRequest(llvm::StringRef text);
 /// Parses a `;`-separated script; empty entries are skipped.
 llvm::Expected<llvm::SmallVector<MoveRequest>>
 parseMoveScript(llvm::StringRef text);
+/// A script file's text as one `;`-separated script: `#` comments dropped
+/// (stripScriptComment), lines joined.
+std::string joinScriptLines(llvm::StringRef contents);
+/// The moves of a script file: `#` comments, moves separated by newlines or
+/// `;` (the syntax of perfdojo-opt --dojo-apply=file=...). The error names
+/// the file.
+llvm::Expected<llvm::SmallVector<MoveRequest>>
+readMoveScriptFile(llvm::StringRef path);
 
 struct MoveOptions {
   /// Same-operator reductions may be reordered (float results then differ

@@ -156,12 +156,6 @@ private:
   double tolerance = 0;
 };
 
-/// The moves of a script file: `#` comments, moves separated by newlines or
-/// `;` (the syntax of perfdojo-opt --dojo-apply=file=...). The error names
-/// the file.
-llvm::Expected<llvm::SmallVector<MoveRequest>>
-readMoveScriptFile(llvm::StringRef path);
-
 } // namespace perfdojo
 
 #endif // PERFDOJO_TESTING_MOVEFUZZER_H

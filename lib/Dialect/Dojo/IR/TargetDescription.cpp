@@ -1,9 +1,11 @@
 //===- TargetDescription.cpp - what a target accepts of a kernel ----------===//
 
 #include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
+
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
 
@@ -75,6 +77,18 @@ TargetDescription::getGpu(llvm::StringRef chip) {
     return target;
   }
   return std::nullopt;
+}
+
+TargetDescription TargetDescription::getHost() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  int64_t vectorBytes = 16;
+  if (features.lookup("avx512f"))
+    vectorBytes = 64;
+  else if (features.lookup("avx"))
+    vectorBytes = 32;
+  TargetDescription target = getCpu(vectorBytes);
+  target.name = "host";
+  return target;
 }
 
 TargetDescription TargetDescription::getSnitch() {
@@ -182,13 +196,16 @@ TargetDescription::lookup(llvm::StringRef name) {
     return getDefault();
   if (name == "cpu")
     return getCpu();
+  if (name == "host")
+    return getHost();
   if (name == "snitch")
     return getSnitch();
   return getGpu(name);
 }
 
 llvm::SmallVector<llvm::StringRef> TargetDescription::getNames() {
-  llvm::SmallVector<llvm::StringRef> names = {"default", "cpu", "snitch"};
+  llvm::SmallVector<llvm::StringRef> names = {"default", "cpu", "host",
+                                              "snitch"};
   llvm::append_range(names, getGpuChips());
   return names;
 }

@@ -31,20 +31,6 @@ std::optional<std::string> getRawScript(StringRef options) {
   return trimmed.str();
 }
 
-/// A script file as one `;`-separated script: `#` comments dropped
-/// (stripScriptComment), lines joined.
-std::string scriptFileToText(StringRef contents) {
-  std::string text;
-  SmallVector<StringRef> lines;
-  contents.split(lines, '\n');
-  for (StringRef line : lines) {
-    line = stripScriptComment(line).trim();
-    if (!line.empty())
-      text += line.str() + ";";
-  }
-  return text;
-}
-
 class ListMovesPass
     : public perfdojo::dojo::impl::DojoListMovesPassBase<ListMovesPass> {
 public:
@@ -88,7 +74,7 @@ protected:
             << this->file << "': " << buffer.getError().message();
         return std::nullopt;
       }
-      text = scriptFileToText((*buffer)->getBuffer());
+      text = joinScriptLines((*buffer)->getBuffer());
     }
     text += ";" + this->moves;
     auto script = parseMoveScript(text);

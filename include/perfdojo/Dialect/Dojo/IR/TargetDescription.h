@@ -87,6 +87,9 @@ struct TargetDescription {
   static TargetDescription getDefault() { return {}; }
   /// The host CPU: seq, `:u`, `:p` and `:v` of `vectorBytes`.
   static TargetDescription getCpu(int64_t vectorBytes = 64);
+  /// The CPU this process runs on: getCpu with its widest vector
+  /// registers (AVX-512: 64 bytes, AVX: 32, otherwise 16), named "host".
+  static TargetDescription getHost();
   /// A GPU by its chip name: NVIDIA `sm_80`, `sm_86`, `sm_89`, `sm_90`
   /// (warps of 32) and AMD `gfx90a`, `gfx942` (wavefronts of 64): seq, `:u`,
   /// `:v` of 16 bytes (one 128-bit load per thread), `:g`, `:b`, `:w`, and
@@ -98,7 +101,7 @@ struct TargetDescription {
   static TargetDescription getSnitch();
   /// The chip names getGpu accepts, for messages.
   static llvm::ArrayRef<llvm::StringRef> getGpuChips();
-  /// The target a name stands for: `default`, `cpu`, `snitch` or a chip
+  /// The target a name stands for: `default`, `cpu`, `host`, `snitch` or a chip
   /// of getGpuChips; nullopt for another name.
   static std::optional<TargetDescription> lookup(llvm::StringRef name);
   /// Every name lookup accepts, for messages.

@@ -1,0 +1,23 @@
+//===- TargetOption.h - what the optimizing passes share ---------*- C++ -*-===//
+#ifndef PERFDOJO_LIB_SEARCH_TRANSFORMS_TARGETOPTION_H
+#define PERFDOJO_LIB_SEARCH_TRANSFORMS_TARGETOPTION_H
+
+#include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
+#include "perfdojo/Moves/Move.h"
+
+namespace perfdojo {
+
+/// The target a pass's `target` option names; an error on `kernel` listing
+/// the known names otherwise.
+std::optional<TargetDescription> lookupTargetOption(dojo::KernelOp kernel,
+                                                    llvm::StringRef name);
+
+/// Applies `moves` to `kernel` in place, each checked (the diagnostics of
+/// an illegal one are emitted at the kernel).
+mlir::LogicalResult replayMoves(dojo::KernelOp kernel,
+                                llvm::ArrayRef<MoveRequest> moves,
+                                const MoveOptions &options);
+
+} // namespace perfdojo
+
+#endif // PERFDOJO_LIB_SEARCH_TRANSFORMS_TARGETOPTION_H
