@@ -19,6 +19,13 @@ config.substitutions.append(("%kernels", os.path.join(config.perfdojo_src_root, 
 config.substitutions.append(("%perfdojo_src", config.perfdojo_src_root))
 config.substitutions.append(("%perfdojo_obj", config.perfdojo_obj_root))
 
+# The plugin for the stock mlir-opt (docs/embedding.md) and that driver
+# itself, named by path: a PATH lookup could find another mlir-opt.
+config.substitutions.append(
+    ("%dojo_plugin", os.path.join(config.perfdojo_obj_root, "lib", "PerfDojoPlugin.so")))
+config.substitutions.append(
+    ("%stock_mlir_opt", os.path.join(config.llvm_tools_dir, "mlir-opt")))
+
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 

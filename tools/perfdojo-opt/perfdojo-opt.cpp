@@ -7,20 +7,21 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "perfdojo/Conversion/GpuPipeline.h"
-#include "perfdojo/Conversion/Passes.h"
-#include "perfdojo/Conversion/Pipelines.h"
-#include "perfdojo/Dialect/Dojo/IR/Dojo.h"
-#include "perfdojo/Dialect/Dojo/TransformOps/DojoTransformOps.h"
-#include "perfdojo/Dialect/Dojo/Transforms/Passes.h"
-#include "perfdojo/Dialect/Snitch/IR/Snitch.h"
-#include "perfdojo/Dialect/Snitch/Transforms/Passes.h"
-#include "perfdojo/Search/Passes.h"
+#include "perfdojo/InitAll.h"
 #include "perfdojo/Support/LargeStack.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/Transform/IR/TransformDialect.h"
@@ -77,7 +78,7 @@ readInput(llvm::StringRef path, mlir::DialectRegistry &registry) {
 
 static int toolMain(int argc, char **argv) {
   mlir::DialectRegistry registry;
-  registry.insert<perfdojo::dojo::DojoDialect, perfdojo::snitch::SnitchDialect>();
+  perfdojo::registerAllDialects(registry);
   registry.insert<mlir::transform::TransformDialect>();
   // The dialects the CPU lowering produces, so each stage can be read back.
   registry.insert<mlir::arith::ArithDialect, mlir::cf::ControlFlowDialect,
@@ -85,15 +86,11 @@ static int toolMain(int argc, char **argv) {
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::omp::OpenMPDialect, mlir::scf::SCFDialect,
                   mlir::vector::VectorDialect>();
-  perfdojo::registerGpuLowering(registry);
-  perfdojo::dojo::registerTransformDialectExtension(registry);
-  perfdojo::dojo::registerDojoPasses();
-  perfdojo::snitch::registerSnitchPasses();
+  // What convert-linalg-to-dojo reads (docs/embedding.md).
+  registry.insert<mlir::bufferization::BufferizationDialect,
+                  mlir::linalg::LinalgDialect, mlir::tensor::TensorDialect>();
+  perfdojo::registerAllPasses();
   mlir::transform::registerTransformPasses();
-  perfdojo::registerPerfDojoConversionPasses();
-  perfdojo::registerPerfDojoSearchPasses();
-  perfdojo::registerDojoToLLVMPipeline();
-  perfdojo::registerDojoToGpuPipeline();
   // Upstream conversions and cleanups, to run the pipeline stage by stage.
   mlir::registerConversionPasses();
   mlir::registerTransformsPasses();

@@ -10,8 +10,10 @@
 
 include "mlir/Pass/PassBase.td"
 
-class RulePass<string name, string ruleSet>
-    : Pass<name, "::perfdojo::dojo::KernelOp"> {
+// Every pass here runs on each `dojo.kernel` at or below the op it is
+// scheduled on (kernels in parallel), so both
+// `builtin.module(dojo-heuristic)` and `dojo.kernel(dojo-heuristic)` work.
+class RulePass<string name> : Pass<name> {
   let options = [
     Option<"target", "target", "std::string", /*default=*/"\"host\"",
            "The target the kernel is mapped for: host (this CPU), cpu "
@@ -22,7 +24,7 @@ class RulePass<string name, string ruleSet>
   ];
 }
 
-def DojoNaivePass : RulePass<"dojo-naive", "naive"> {
+def DojoNaivePass : RulePass<"dojo-naive"> {
   let summary = "Fuse scopes and reuse buffer dimensions until exhaustion";
   let description = [{
     The paper's naive pass (4.1), the `naive` strategy of
@@ -32,7 +34,7 @@ def DojoNaivePass : RulePass<"dojo-naive", "naive"> {
   }];
 }
 
-def DojoGreedyPass : RulePass<"dojo-greedy", "greedy"> {
+def DojoGreedyPass : RulePass<"dojo-greedy"> {
   let summary = "The naive pass, then the target's moves wherever legal";
   let description = [{
     The `greedy` strategy of `perfdojo-search` without timing: the naive
@@ -43,7 +45,7 @@ def DojoGreedyPass : RulePass<"dojo-greedy", "greedy"> {
   }];
 }
 
-def DojoHeuristicPass : RulePass<"dojo-heuristic", "heuristic"> {
+def DojoHeuristicPass : RulePass<"dojo-heuristic"> {
   let summary = "The target's expert pass, deterministic";
   let description = [{
     The `heuristic` strategy of `perfdojo-search` without timing. Where the
@@ -56,8 +58,7 @@ def DojoHeuristicPass : RulePass<"dojo-heuristic", "heuristic"> {
   }];
 }
 
-def DojoApplyTunedPass
-    : Pass<"dojo-apply-tuned", "::perfdojo::dojo::KernelOp"> {
+def DojoApplyTunedPass : Pass<"dojo-apply-tuned"> {
   let summary = "Replay the best move script a search recorded for a kernel";
   let description = [{
     Looks the kernel up by the hash of its canonical `.dojo` text (the key

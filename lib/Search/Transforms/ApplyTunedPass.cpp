@@ -37,7 +37,14 @@ public:
   }
 
   void runOnOperation() override {
-    KernelOp kernel = getOperation();
+    if (failed(forEachKernel(getOperation(), [&](KernelOp kernel) {
+          return runOnKernel(kernel);
+        })))
+      signalPassFailure();
+  }
+
+private:
+  LogicalResult runOnKernel(KernelOp kernel) {
     std::string text;
     llvm::raw_string_ostream os(text);
     exportDojo(kernel, os);
@@ -47,21 +54,19 @@ public:
       emitRemark(kernel.getLoc())
           << "no tuned program for this kernel (hash " << hash << ") in '"
           << records << "'; left as it is";
-      return markAllAnalysesPreserved();
+      return success();
     }
     std::optional<TargetDescription> target =
         lookupTargetOption(kernel, this->target);
     if (!target)
-      return signalPassFailure();
-    if (failed(replayMoves(kernel, program->moves,
-                           MoveOptions{reassociate, *target}))) {
-      kernel.emitError() << "the program recorded in '" << program->source
-                         << "' does not replay on this kernel";
-      return signalPassFailure();
-    }
+      return failure();
+    if (succeeded(replayMoves(kernel, program->moves,
+                              MoveOptions{reassociate, *target})))
+      return success();
+    return kernel.emitError() << "the program recorded in '" << program->source
+                              << "' does not replay on this kernel";
   }
 
-private:
   /// Shared by the pass's clones on other threads (read only).
   std::shared_ptr<TunedRecords> tuned;
 };

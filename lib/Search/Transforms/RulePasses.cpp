@@ -30,18 +30,24 @@ public:
   using GeneratedBase<Derived>::GeneratedBase;
 
   void runOnOperation() override {
-    KernelOp kernel = this->getOperation();
+    if (failed(forEachKernel(this->getOperation(), [&](KernelOp kernel) {
+          return runOnKernel(kernel);
+        })))
+      this->signalPassFailure();
+  }
+
+private:
+  LogicalResult runOnKernel(KernelOp kernel) {
     std::optional<TargetDescription> target =
         lookupTargetOption(kernel, this->target);
     if (!target)
-      return this->signalPassFailure();
+      return failure();
     MoveOptions options{this->reassociate, *target};
     std::vector<MoveSequence> candidates =
         proposeRuleCandidates(Derived::kRules, kernel, options);
     if (candidates.empty())
-      return this->markAllAnalysesPreserved();
-    if (failed(replayMoves(kernel, candidates.front(), options)))
-      this->signalPassFailure();
+      return success();
+    return replayMoves(kernel, candidates.front(), options);
   }
 };
 

@@ -2,6 +2,7 @@
 
 #include "TargetOption.h"
 
+#include "mlir/IR/Threading.h"
 #include "llvm/ADT/StringExtras.h"
 
 using namespace mlir;
@@ -25,4 +26,14 @@ LogicalResult perfdojo::replayMoves(dojo::KernelOp kernel,
     if (failed(applyMove(state, move, kernel.getLoc())))
       return failure();
   return success();
+}
+
+LogicalResult perfdojo::forEachKernel(
+    Operation *root, llvm::function_ref<LogicalResult(dojo::KernelOp)> transform) {
+  SmallVector<dojo::KernelOp> kernels;
+  root->walk([&](dojo::KernelOp kernel) {
+    kernels.push_back(kernel);
+    return WalkResult::skip();
+  });
+  return failableParallelForEach(root->getContext(), kernels, transform);
 }

@@ -18,6 +18,12 @@ mlir::LogicalResult replayMoves(dojo::KernelOp kernel,
                                 llvm::ArrayRef<MoveRequest> moves,
                                 const MoveOptions &options);
 
+/// Runs `transform` on every kernel at or below `root`, kernels in
+/// parallel where the context allows; fails if any kernel failed.
+mlir::LogicalResult
+forEachKernel(mlir::Operation *root,
+              llvm::function_ref<mlir::LogicalResult(dojo::KernelOp)> transform);
+
 } // namespace perfdojo
 
 #endif // PERFDOJO_LIB_SEARCH_TRANSFORMS_TARGETOPTION_H
