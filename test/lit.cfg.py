@@ -71,11 +71,20 @@ host_cc = shutil.which("clang-22") or shutil.which("cc")
 if host_cc:
     config.available_features.add("host-cc")
     config.substitutions.append(("%host-cc", host_cc))
+# Upstream's JIT runner and its printing library (mlir-22-tools,
+# libmlir-22-dev): the embedding test runs a module lowered both ways.
+runner_libs = [os.path.join(config.llvm_tools_dir, "..", "lib", name)
+               for name in ("libmlir_runner_utils.so", "libmlir_c_runner_utils.so")]
+if os.path.exists(os.path.join(config.llvm_tools_dir, "mlir-runner")) and all(
+        os.path.exists(lib) for lib in runner_libs):
+    config.available_features.add("mlir-runner")
+    config.substitutions.append(("%mlir_runner_libs", ",".join(runner_libs)))
 libomp_dir = "/usr/lib/llvm-22/lib"
 if os.path.exists(os.path.join(libomp_dir, "libomp.so")):
     config.available_features.add("libomp")
     config.substitutions.append(
         ("%libomp", f"-L{libomp_dir} -lomp -Wl,-rpath,{libomp_dir}"))
+    config.substitutions.append(("%omp_shared_library", os.path.join(libomp_dir, "libomp.so")))
 for arch, sysroot_name in [("aarch64", "aarch64-linux-gnu"), ("riscv64", "riscv64-linux-gnu")]:
     cross_cc = shutil.which(f"{sysroot_name}-gcc")
     qemu = shutil.which(f"qemu-{arch}")

@@ -13,15 +13,19 @@ namespace perfdojo {
 
 using namespace mlir;
 
+LogicalResult perfdojo::approximateMath(Operation *root) {
+  RewritePatternSet patterns(root->getContext());
+  // The upstream set of approximations; each pattern only matches f32
+  // (scalar or vector) operations, f64 ones stay libm calls.
+  populateMathPolynomialApproximationPatterns(patterns);
+  return applyPatternsGreedily(root, std::move(patterns));
+}
+
 namespace {
 struct DojoApproximateMathPass
     : perfdojo::impl::DojoApproximateMathPassBase<DojoApproximateMathPass> {
   void runOnOperation() override {
-    RewritePatternSet patterns(&getContext());
-    // The upstream set of approximations; each pattern only matches f32
-    // (scalar or vector) operations, f64 ones stay libm calls.
-    populateMathPolynomialApproximationPatterns(patterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(perfdojo::approximateMath(getOperation())))
       return signalPassFailure();
   }
 };

@@ -1,6 +1,6 @@
 //===- InitAll.cpp - everything PerfDojo registers ------------------------===//
 
-#include "perfdojo/InitAll.h"
+#include "perfdojo/Registration/InitAll.h"
 
 #include "perfdojo/Conversion/GpuPipeline.h"
 #include "perfdojo/Conversion/Passes.h"

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "perfdojo/InitAll.h"
+#include "perfdojo/Registration/InitAll.h"
 #include "perfdojo/Support/LargeStack.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 

@@ -11,7 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "perfdojo/InitAll.h"
+#include "perfdojo/Registration/InitAll.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Tools/Plugins/DialectPlugin.h"

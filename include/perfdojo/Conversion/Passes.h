@@ -13,6 +13,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/Pass.h"
+#include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Snitch/IR/Snitch.h"
 
 namespace perfdojo {
@@ -22,6 +23,18 @@ namespace perfdojo {
 
 #define GEN_PASS_REGISTRATION
 #include "perfdojo/Conversion/Passes.h.inc"
+
+/// What `dojo-approximate-math` does, on the operations below `root` only.
+mlir::LogicalResult approximateMath(mlir::Operation *root);
+
+/// The attributes by which `convert-linalg-to-dojo` marks what
+/// `dojo-outline-kernels` replaces: the kernel an op is converted to, the
+/// operands its argument buffers stand for (in declaration order), and the
+/// kernel a `linalg.fill` is folded into.
+inline constexpr llvm::StringLiteral kOutlineAttrName = "dojo.outline";
+inline constexpr llvm::StringLiteral kOutlineOperandsAttrName =
+    "dojo.outline_operands";
+inline constexpr llvm::StringLiteral kFoldedIntoAttrName = "dojo.folded_into";
 
 } // namespace perfdojo
 

@@ -149,4 +149,72 @@ def ConvertDojoToSnitchPass
   let dependentDialects = ["::perfdojo::snitch::SnitchDialect"];
 }
 
+def ConvertLinalgToDojoPass
+    : Pass<"convert-linalg-to-dojo", "::mlir::ModuleOp"> {
+  let summary = "Turn statically shaped linalg ops on memrefs into dojo kernels";
+  let description = [{
+    For every `linalg` structured op in the module's functions (generic and
+    the named ops: matmul, batch_matmul, the conv_2d and pooling families,
+    fill, copy, transpose, broadcast, map, reduce, elementwise), after
+    bufferization, builds an equivalent `dojo.kernel` in the module and
+    marks the op with `dojo.outline = @kernel` (and the operands the kernel
+    takes, `dojo.outline_operands`) for `dojo-outline-kernels`. The op
+    itself stays, so a module is valid and runnable after this pass.
+
+    The loops become a scope nest, parallel loops outside reduction loops
+    (each keeps its order); the indexing maps become the leaves' index
+    lists; the body's arith/math operations become leaves, one per
+    operation, with a temporary buffer over the whole iteration space for
+    every intermediate value (`dojo-naive` shrinks them). A reduction's
+    body must combine the output with `+`, `*`, `max` or `min`; a
+    `linalg.fill` of a constant that initializes the reduction's output
+    just before it is folded into the kernel (`c = 0` above the reduction
+    loops; the fill is marked `dojo.folded_into`). Identical kernels are
+    built once.
+
+    Left untouched, with a remark saying why: tensor operands (bufferize
+    first), dynamic shapes, memrefs with a non-identity layout or a memory
+    space, element types the IR lacks, non-linear indexing maps, outputs
+    indexed other than by a permutation of the parallel loops, an operand
+    that is (a view of) an output too, non-constant scalar operands, and body
+    operations without a leaf operation (comparisons, selects, casts other
+    than of `linalg.index`, unsigned division and extrema).
+
+    Results follow the leaves' formulas (docs/ir.md): `max(a, b) = a < b ?
+    b : a`, so `arith.maximumf` and `arith.maxnumf` agree with the kernel
+    except on NaN operands and on the sign of a zero result.
+  }];
+  let dependentDialects = ["::perfdojo::dojo::DojoDialect"];
+}
+
+def DojoOutlineKernelsPass
+    : Pass<"dojo-outline-kernels", "::mlir::ModuleOp"> {
+  let summary = "Replace converted linalg ops by calls to their lowered kernels";
+  let description = [{
+    Lowers every `dojo.kernel` of the module to a function
+    (`convert-dojo-to-scf`: one memref argument per argument buffer, in
+    declaration order), then replaces each op marked `dojo.outline =
+    @kernel` by `func.call @kernel` on the operands `dojo.outline_operands`
+    names, and erases the `linalg.fill`s folded into a kernel. The rest of
+    the module is untouched: a compiler continues with its own lowering
+    (the kernels need `convert-scf-to-openmp` for `:p` scopes and the
+    vector lowering for `:v` ones). A kernel's function takes its memrefs
+    as `llvm.noalias` arguments: the conversion refuses an op whose
+    operands are views of one another, but memrefs of one allocation that
+    reach the op by other routes (function arguments) must not overlap. A
+    kernel whose arguments no longer match the call's operands is an error.
+  }];
+  let options = [
+    Option<"approximateMath", "approximate-math", "bool", /*default=*/"true",
+           "Expand f32 transcendentals of the kernels (not of the rest of "
+           "the module) into vectorizable polynomials, as dojo-to-llvm does">
+  ];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect",
+    "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
+    "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",
+    "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
 #endif // PERFDOJO_CONVERSION_PASSES_TD

@@ -6,8 +6,8 @@
 // twice.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PERFDOJO_INITALL_H
-#define PERFDOJO_INITALL_H
+#ifndef PERFDOJO_REGISTRATION_INITALL_H
+#define PERFDOJO_REGISTRATION_INITALL_H
 
 namespace mlir {
 class DialectRegistry;
@@ -29,4 +29,4 @@ void registerAllPasses();
 
 } // namespace perfdojo
 
-#endif // PERFDOJO_INITALL_H
+#endif // PERFDOJO_REGISTRATION_INITALL_H
