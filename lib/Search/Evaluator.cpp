@@ -54,11 +54,6 @@ static std::optional<EvaluationStatus> parseStatus(llvm::StringRef text) {
   return std::nullopt;
 }
 
-std::string perfdojo::hashKernelText(llvm::StringRef text) {
-  return llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true,
-                         /*Width=*/16);
-}
-
 unsigned perfdojo::getDefaultWorkerMemoryMiB(unsigned jobs) {
   int64_t mib = getPhysicalMemoryBytes() / (int64_t(1) << 20);
   return static_cast<unsigned>(

@@ -22,6 +22,7 @@
 #define PERFDOJO_SEARCH_EVALUATOR_H
 
 #include "perfdojo/Moves/Move.h"
+#include "perfdojo/Target/DojoText/DojoText.h"
 #include "perfdojo/Runtime/RunOptions.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -186,8 +187,6 @@ private:
   bool referenceIsTemporary = false;
 };
 
-/// The hash of a canonical kernel text. Cache keys add the thread count.
-std::string hashKernelText(llvm::StringRef text);
 
 } // namespace perfdojo
 

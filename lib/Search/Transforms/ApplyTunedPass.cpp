@@ -3,7 +3,6 @@
 #include "perfdojo/Search/Passes.h"
 
 #include "TargetOption.h"
-#include "perfdojo/Search/Evaluator.h"
 #include "perfdojo/Search/TunedRecords.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
@@ -45,10 +44,7 @@ public:
 
 private:
   LogicalResult runOnKernel(KernelOp kernel) {
-    std::string text;
-    llvm::raw_string_ostream os(text);
-    exportDojo(kernel, os);
-    std::string hash = hashKernelText(text);
+    std::string hash = hashKernel(kernel);
     const TunedProgram *program = tuned->lookup(hash, threads);
     if (!program) {
       emitRemark(kernel.getLoc())

@@ -14,7 +14,9 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Tools/mlir-translate/Translation.h"
 #include "llvm/ADT/SmallPtrSet.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/xxhash.h"
 
 using namespace mlir;
 using namespace perfdojo;
@@ -77,6 +79,18 @@ LogicalResult perfdojo::exportDojo(Operation *op, llvm::raw_ostream &os) {
     return failure();
   exportDojo(kernel, os);
   return success();
+}
+
+std::string perfdojo::hashKernelText(llvm::StringRef text) {
+  return llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true,
+                         /*Width=*/16);
+}
+
+std::string perfdojo::hashKernel(KernelOp kernel) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  exportDojo(kernel, os);
+  return hashKernelText(text);
 }
 
 void perfdojo::registerDojoTranslations() {

@@ -40,6 +40,14 @@ mlir::OwningOpRef<mlir::ModuleOp> importDojoString(llvm::StringRef text,
 /// Prints `kernel` as canonical `.dojo` text.
 void exportDojo(dojo::KernelOp kernel, llvm::raw_ostream &os);
 
+/// The hash of a kernel's canonical `.dojo` text (16 lower-case hex
+/// digits): the key the search's evaluations, its records and move scripts
+/// attached to a kernel (`HASH.moves`, docs/embedding.md) are filed under.
+/// The text leaves out the kernel's name, so the hash does too.
+std::string hashKernelText(llvm::StringRef text);
+/// hashKernelText of `kernel`'s canonical text.
+std::string hashKernel(dojo::KernelOp kernel);
+
 /// Prints the single kernel found in `op` (a kernel or a module holding
 /// exactly one); emits an error and fails otherwise.
 mlir::LogicalResult exportDojo(mlir::Operation *op, llvm::raw_ostream &os);

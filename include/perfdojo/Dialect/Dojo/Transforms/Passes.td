@@ -60,4 +60,19 @@ def DojoCheckMovePass : Pass<"dojo-check", "::perfdojo::dojo::KernelOp"> {
   ];
 }
 
+def DojoExportKernelsPass : Pass<"dojo-export-kernels"> {
+  let summary = "Write every kernel as a .dojo file, to search or tune it";
+  let description = [{
+    Writes each `dojo.kernel` at or below the op as `DIR/<kernel>.dojo`
+    (its canonical text, which `perfdojo-search` reads) and emits a remark
+    with the path and the hash of the text, the key that
+    `dojo-apply-tuned` finds the search's result by (docs/embedding.md).
+    The IR is not changed.
+  }];
+  let options = [
+    Option<"dir", "dir", "std::string", /*default=*/"\".\"",
+           "The directory to write into (created if missing)">
+  ];
+}
+
 #endif // PERFDOJO_DIALECT_DOJO_TRANSFORMS_PASSES_TD
