@@ -91,7 +91,12 @@ std::optional<double> getConstantValue(Value value) {
   if (auto i = dyn_cast<IntegerAttr>(attr)) {
     if (i.getType().isInteger(1))
       return i.getValue().getBoolValue() ? 1.0 : 0.0;
-    return static_cast<double>(i.getValue().getSExtValue());
+    // Leaf constants are f64: only integers it holds exactly.
+    int64_t exact = i.getValue().getSExtValue();
+    double value = static_cast<double>(exact);
+    if (value >= 0x1p63 || static_cast<int64_t>(value) != exact)
+      return std::nullopt;
+    return value;
   }
   return std::nullopt;
 }
@@ -319,7 +324,10 @@ FailureOr<Attribute> KernelBuilder::getLeafOperand(Value value, Reason &why) {
     return Attribute(AccessAttr::get(ctx, StringAttr::get(ctx, it->second),
                                      makeIndexMap(all, ctx)));
   }
-  if (!value.getParentBlock() || value.getParentBlock() != body)
+  if (matchPattern(value, m_Constant()))
+    why = "a constant of its body has no exact f64 value (leaf constants "
+          "are f64)";
+  else if (!value.getParentBlock() || value.getParentBlock() != body)
     why = "its body uses a value from outside that is not a constant";
   else if (Operation *def = value.getDefiningOp())
     why = "body operation '" + def->getName().getStringRef().str() +

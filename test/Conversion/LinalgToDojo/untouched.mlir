@@ -110,6 +110,21 @@ func.func @scalar(%s: f32, %b: memref<4xf32>) {
 
 // -----
 
+func.func @inexact_constant(%a: memref<4xi64>, %b: memref<4xi64>) {
+  // expected-remark @below {{not converted to a dojo kernel: a constant of its body has no exact f64 value (leaf constants are f64)}}
+  linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                  iterator_types = ["parallel"]}
+      ins(%a : memref<4xi64>) outs(%b : memref<4xi64>) {
+  ^bb0(%x: i64, %o: i64):
+    %big = arith.constant 9007199254740993 : i64
+    %r = arith.addi %x, %big : i64
+    linalg.yield %r : i64
+  }
+  return
+}
+
+// -----
+
 func.func @compare(%a: memref<4xf32>, %b: memref<4xf32>) {
   // expected-remark @below {{not converted to a dojo kernel: body operation 'arith.select' has no dojo leaf operation}}
   linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
