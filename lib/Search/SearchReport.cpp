@@ -207,6 +207,16 @@ llvm::Error perfdojo::writeSearchOutputs(const SearchReport &report,
   return writeFile(prefix + "best.moves", script);
 }
 
+llvm::Error perfdojo::writeCachedReport(const SearchReport &report,
+                                        llvm::StringRef cacheDir) {
+  for (const SearchRecord &record : report.records)
+    if (record.moves.empty() && !record.evaluation.key.empty())
+      return writeFile(cacheDir + "/" + record.evaluation.key + "-" +
+                           report.strategy + ".report.json",
+                       llvm::formatv("{0:2}", toJSON(report)).str());
+  return llvm::Error::success();
+}
+
 std::string perfdojo::getReproduceCommand(llvm::StringRef input,
                                           llvm::ArrayRef<MoveRequest> moves) {
   std::string script;

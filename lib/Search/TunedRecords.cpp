@@ -99,7 +99,9 @@ llvm::Expected<TunedRecords> TunedRecords::load(llvm::StringRef directory) {
        it != end && !ec; it.increment(ec)) {
     llvm::StringRef path = it->path();
     llvm::StringRef name = llvm::sys::path::filename(path);
-    if (name == "report.json")
+    // `--out` directories hold report.json, `--cache` directories
+    // <key>-<strategy>.report.json (writeCachedReport).
+    if (name == "report.json" || name.ends_with(".report.json"))
       reports.push_back(path.str());
     else if (name.ends_with(".moves") &&
              llvm::sys::path::parent_path(path) == directory.rtrim('/') &&

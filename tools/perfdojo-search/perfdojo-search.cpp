@@ -434,6 +434,12 @@ static int toolMain(int argc, char **argv) {
                  << "\n";
     return 1;
   }
+  if (!cacheDir.empty())
+    if (llvm::Error error = writeCachedReport(report, cacheDir)) {
+      llvm::errs() << "perfdojo-search: " << llvm::toString(std::move(error))
+                   << "\n";
+      return 1;
+    }
   printSearchSummary(report, llvm::outs());
   llvm::outs() << "  wrote " << out << "/best.dojo, " << out
                << "/best.moves, " << out << "/report.json";

@@ -67,10 +67,11 @@ def DojoApplyTunedPass : Pass<"dojo-apply-tuned"> {
 
     * `HASH.moves`: a move script attached to the kernel with that hash
       (16 lower-case hex digits, as `perfdojo-search` prints keys);
-    * `report.json` files (any depth below the directory): the
-      `best_moves` of the search whose original kernel has that hash; with
-      several, the one searched at `threads` threads (any when 0) with the
-      fastest best time.
+    * `report.json` files (`perfdojo-search --out`) and
+      `*.report.json` files (`perfdojo-search --cache`), at any depth below
+      the directory: the `best_moves` of the search whose original kernel
+      has that hash; with several, the one searched at `threads` threads
+      (any when 0) with the fastest best time.
 
     An attached script wins over a search report. A kernel without a record
     is left as it is, with a remark saying so; a recorded move that is not

@@ -113,6 +113,14 @@ llvm::ArrayRef<llvm::StringRef> getSearchOutputFiles();
 llvm::Error writeSearchOutputs(const SearchReport &report, Evaluator &evaluator,
                                llvm::StringRef dir);
 
+/// With a persistent evaluation cache (`--cache DIR`), keeps the report
+/// there too, as `DIR/<original key>-<strategy>.report.json`, so that
+/// `dojo-apply-tuned{records=DIR}` (TunedRecords.h) finds the search's
+/// result from the cache alone. Nothing is written without an evaluated
+/// original.
+llvm::Error writeCachedReport(const SearchReport &report,
+                              llvm::StringRef cacheDir);
+
 /// A shell command that applies `moves` to the kernel file `input` (`.dojo`
 /// or `.mlir`) and runs the result validated against `input`:
 /// `perfdojo-translate --import-dojo K.dojo | perfdojo-opt --dojo-apply="..."

@@ -1,7 +1,8 @@
 //===- TunedRecords.h - recorded search results by kernel hash ---*- C++ -*-===//
 //
 // What `dojo-apply-tuned` replays: the best move sequences that searches
-// recorded (`perfdojo-search --out DIR` writes DIR/report.json) and move
+// recorded (`perfdojo-search --out DIR` writes DIR/report.json, `--cache
+// DIR` also DIR/<key>-<strategy>.report.json) and move
 // scripts attached to a kernel by hand (`HASH.moves`), indexed by the hash
 // of the kernel's canonical `.dojo` text (hashKernelText, the key the
 // evaluator files evaluations under).
@@ -37,7 +38,8 @@ struct TunedProgram {
 class TunedRecords {
 public:
   /// Reads every `HASH.moves` directly in `directory` and every
-  /// `report.json` below it. A malformed file is an error naming it.
+  /// `report.json` and `*.report.json` below it. A malformed file is an
+  /// error naming it.
   static llvm::Expected<TunedRecords> load(llvm::StringRef directory);
 
   /// The program recorded for the kernel whose canonical text hashes to
