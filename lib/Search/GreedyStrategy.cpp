@@ -83,7 +83,8 @@ public:
 
 std::vector<MoveSequence>
 perfdojo::proposeGreedyCandidates(KernelOp original,
-                                  const MoveOptions &options) {
+                                  const MoveOptions &options,
+                                  unsigned maxCandidates) {
   Game game(original, options);
   applyNaiveRules(game);
   MoveSequence naive(game.history().begin(), game.history().end());
@@ -100,7 +101,7 @@ perfdojo::proposeGreedyCandidates(KernelOp original,
   std::vector<MoveSequence> candidates;
   if (game.history().size() != naive.size())
     candidates.emplace_back(game.history().begin(), game.history().end());
-  if (!naive.empty())
+  if (!naive.empty() && (!maxCandidates || candidates.size() < maxCandidates))
     candidates.push_back(std::move(naive));
   return candidates;
 }

@@ -238,8 +238,12 @@ public:
 
 std::vector<MoveSequence>
 perfdojo::proposeHeuristicCandidates(KernelOp original,
-                                     const MoveOptions &options) {
+                                     const MoveOptions &options,
+                                     unsigned maxCandidates) {
   std::vector<MoveSequence> candidates;
+  auto full = [&] {
+    return maxCandidates && candidates.size() >= maxCandidates;
+  };
   llvm::StringSet<> programs;
   auto propose = [&](Game &game) {
     if (!game.history().empty() && programs.insert(game.print()).second)
@@ -250,6 +254,8 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
     // greedy rules alone are the second candidate, since interleaving a
     // short reduction can cost more than the latency it hides.
     for (bool interleave : {true, false}) {
+      if (full())
+        break;
       Game game(original, options);
       applyNaiveRules(game);
       if (interleave)
@@ -265,6 +271,8 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
     // A GPU: its own rules (GpuExpertRules.h), one program per variant
     // (tile shapes, block widths).
     for (const GpuExpertVariant &variant : getGpuExpertVariants()) {
+      if (full())
+        break;
       Game game(original, options);
       applyGpuExpertRules(game, options.target, variant);
       propose(game);
@@ -286,6 +294,8 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
         {0, false, false}, {0, true, false}, {1, false, false},
         {0, false, true}, {2, false, false}};
     for (const BlockVariant &variant : variants) {
+      if (full())
+        return candidates;
       Game game(original, options);
       bool blocked = false;
       // Later sites first: a cut duplicates the blocked leaf, which
@@ -296,8 +306,10 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
         finish(game);
     }
   }
-  Game plain(original, options);
-  finish(plain);
+  if (!full()) {
+    Game plain(original, options);
+    finish(plain);
+  }
   return candidates;
 }
 

@@ -18,7 +18,8 @@ std::optional<RuleSet> perfdojo::parseRuleSet(llvm::StringRef name) {
 
 std::vector<MoveSequence>
 perfdojo::proposeRuleCandidates(RuleSet rules, dojo::KernelOp kernel,
-                                const MoveOptions &options) {
+                                const MoveOptions &options,
+                                unsigned maxCandidates) {
   switch (rules) {
   case RuleSet::Naive: {
     Game game(kernel, options);
@@ -28,9 +29,9 @@ perfdojo::proposeRuleCandidates(RuleSet rules, dojo::KernelOp kernel,
     return {MoveSequence(game.history().begin(), game.history().end())};
   }
   case RuleSet::Greedy:
-    return proposeGreedyCandidates(kernel, options);
+    return proposeGreedyCandidates(kernel, options, maxCandidates);
   case RuleSet::Heuristic:
-    return proposeHeuristicCandidates(kernel, options);
+    return proposeHeuristicCandidates(kernel, options, maxCandidates);
   }
   llvm_unreachable("unknown rule set");
 }

@@ -35,18 +35,23 @@ using MoveSequence = llvm::SmallVector<MoveRequest>;
 /// The distinct programs `rules` propose for `kernel` under `options`, as
 /// move sequences from `kernel`, most preferred first: the first is the
 /// rules' choice when nothing is timed. Sequences that change nothing are
-/// left out, so the list is empty when no rule applies.
+/// left out, so the list is empty when no rule applies. With
+/// `maxCandidates`, at most that many (the passes ask for 1 and are spared
+/// deriving the others); 0: all.
 std::vector<MoveSequence> proposeRuleCandidates(RuleSet rules,
                                                 dojo::KernelOp kernel,
-                                                const MoveOptions &options);
+                                                const MoveOptions &options,
+                                                unsigned maxCandidates = 0);
 
 /// The heuristic rule set's candidates (proposeRuleCandidates).
 std::vector<MoveSequence>
-proposeHeuristicCandidates(dojo::KernelOp kernel, const MoveOptions &options);
+proposeHeuristicCandidates(dojo::KernelOp kernel, const MoveOptions &options,
+                           unsigned maxCandidates = 0);
 /// The greedy rule set's candidates: its full program, then the naive
 /// pass's (proposeRuleCandidates).
 std::vector<MoveSequence>
-proposeGreedyCandidates(dojo::KernelOp kernel, const MoveOptions &options);
+proposeGreedyCandidates(dojo::KernelOp kernel, const MoveOptions &options,
+                        unsigned maxCandidates = 0);
 
 } // namespace perfdojo
 

@@ -44,7 +44,8 @@ private:
       return failure();
     MoveOptions options{this->reassociate, *target};
     std::vector<MoveSequence> candidates =
-        proposeRuleCandidates(Derived::kRules, kernel, options);
+        proposeRuleCandidates(Derived::kRules, kernel, options,
+                              /*maxCandidates=*/1);
     if (candidates.empty())
       return success();
     return replayMoves(kernel, candidates.front(), options);
