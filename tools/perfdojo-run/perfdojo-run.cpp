@@ -15,6 +15,7 @@
 
 #include "perfdojo/ExecutionEngine/GpuKernel.h"
 #include "perfdojo/ExecutionEngine/KernelRun.h"
+#include "perfdojo/Runtime/BufferDump.h"
 #include "perfdojo/Support/LargeStack.h"
 #include "perfdojo/Support/ToolFlags.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
@@ -166,6 +167,13 @@ static cl::opt<std::string> dumpInputs(
              "run) as text to this file, in the --dump-outputs format"),
     cl::cat(runCategory));
 
+static cl::opt<std::string> inputsFile(
+    "inputs", cl::init(""),
+    cl::desc("Run on these inputs (the --dump-inputs text format: a "
+             "'# name type [shape]' line per in/inout buffer, then one value "
+             "per line) instead of generated ones"),
+    cl::cat(runCategory));
+
 /// Prints `error` (ReportedError: already on stderr) and returns 1.
 static int fail(llvm::Error error) {
   printRunError(std::move(error), "perfdojo-run");
@@ -267,10 +275,24 @@ static int toolMain(int argc, char **argv) {
   }
   if (failed(checkArgumentSizes(kernel, "perfdojo-run")))
     return 1;
+  if (!gpuBundle.empty() && !inputsFile.empty())
+    return fail(llvm::createStringError(
+        "--inputs cannot be combined with --gpu-bundle (the bundle "
+        "generates its inputs on the GPU machine)"));
   if (!gpuBundle.empty())
     return writeGpuBundle(kernel, baseline, *options);
 
-  llvm::Expected<KernelRun> run = runKernel(kernel, baseline, *options);
+  std::optional<std::vector<HostBuffer>> given;
+  if (!inputsFile.empty()) {
+    llvm::Expected<std::vector<HostBuffer>> read =
+        readBufferDump(kernel, inputsFile);
+    if (!read)
+      return fail(read.takeError());
+    given = std::move(*read);
+  }
+  llvm::Expected<KernelRun> run =
+      given ? runKernel(kernel, baseline, *options, *given)
+            : runKernel(kernel, baseline, *options);
   if (!run)
     return fail(run.takeError());
   if (json)

@@ -24,6 +24,15 @@ llvm::Error writeBufferDump(dojo::KernelOp kernel,
                             llvm::ArrayRef<HostBuffer> args, dojo::Role skip,
                             llvm::StringRef path);
 
+/// Reads the arguments of `kernel` from a dump at `path` (the format
+/// above, as --dump-inputs writes it): one buffer per argument in
+/// declaration order (allocateArguments). Every `in` and `inout` argument
+/// must be in the file, by name, with its element type and shape; `out`
+/// arguments may be left out (they start undefined in every run). Buffers
+/// may come in any order. Errors name the file and line.
+llvm::Expected<std::vector<HostBuffer>>
+readBufferDump(dojo::KernelOp kernel, llvm::StringRef path);
+
 } // namespace perfdojo
 
 #endif // PERFDOJO_RUNTIME_BUFFERDUMP_H
