@@ -24,6 +24,9 @@ PACKAGES=(
   # C cross compilers with their sysroots and qemu-user to run the results.
   qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
   libc6-dev-arm64-cross libc6-dev-riscv64-cross
+  # The ONNX importer (docs/onnx.md): ONNX's protobuf API and shape
+  # inference, and ONNX's backend node tests as its test suite.
+  libonnx-dev libprotobuf-dev libonnx-testdata
 )
 
 missing=()

@@ -36,6 +36,17 @@ tools = ["perfdojo-opt", "perfdojo-translate", "perfdojo-run", "perfdojo-fuzz-mo
 # the host runtime's plumbing; no kernel runs.
 config.substitutions.append(
     ("%fake-cuda", os.path.join(config.perfdojo_obj_root, "lib", "libperfdojo-fake-cuda.so")))
+# The ONNX importer and its node-test runner exist only in builds with
+# PERFDOJO_ENABLE_ONNX (`REQUIRES: onnx`); ONNX's node tests come from
+# Debian's libonnx-testdata (`onnx-testdata`, `%onnx_node_tests`).
+if getattr(config, "perfdojo_enable_onnx", False):
+    config.available_features.add("onnx")
+    tools += ["perfdojo-import-onnx", "perfdojo-onnx-test"]
+onnx_node_tests = "/usr/share/libonnx-testdata/data/node"
+if os.path.isdir(onnx_node_tests):
+    config.available_features.add("onnx-testdata")
+    config.substitutions.append(("%onnx_node_tests", onnx_node_tests))
+
 # The libtorch baseline (perfdojo-run-torch) exists only in builds with
 # PERFDOJO_ENABLE_TORCH; its tests are `REQUIRES: torch`.
 if getattr(config, "perfdojo_enable_torch", False):

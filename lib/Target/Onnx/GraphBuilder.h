@@ -1,0 +1,105 @@
+//===- GraphBuilder.h - what the ONNX operators build with ------*- C++ -*-===//
+//
+// Private to lib/Target/Onnx: the kernel under construction, its buffers by
+// ONNX value name, and nests of scopes whose leaves the operators write.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_LIB_TARGET_ONNX_GRAPHBUILDER_H
+#define PERFDOJO_LIB_TARGET_ONNX_GRAPHBUILDER_H
+
+#include "perfdojo/Target/Onnx/OnnxImport.h"
+
+#include "mlir/IR/Builders.h"
+
+namespace perfdojo::onnx {
+
+/// A value of the graph: the array holding it, element type and shape.
+struct GraphValue {
+  std::string array;
+  mlir::Type type;
+  llvm::SmallVector<int64_t, 4> shape;
+  unsigned rank() const { return shape.size(); }
+  int64_t getNumElements() const {
+    int64_t n = 1;
+    for (int64_t d : shape)
+      n *= d;
+    return n;
+  }
+};
+
+class GraphBuilder;
+
+/// Scopes opened by GraphBuilder::emitNest; leaves go in the innermost.
+struct Nest {
+  GraphBuilder &builder;
+  mlir::OpBuilder b;
+  unsigned depth;
+
+  /// The iteration variable of the scope at `depth`.
+  mlir::AffineExpr var(unsigned depth) const;
+  /// `out[index] (reduce)= kind(inputs...)`.
+  void leaf(const GraphValue &out, llvm::ArrayRef<mlir::AffineExpr> index,
+            dojo::OpKind kind, llvm::ArrayRef<mlir::Attribute> inputs,
+            dojo::ReduceKind reduce = dojo::ReduceKind::none);
+  /// An operand reading `value[index]`.
+  mlir::Attribute read(const GraphValue &value,
+                       llvm::ArrayRef<mlir::AffineExpr> index);
+  mlir::Attribute constant(double value);
+  /// Opens one more scope inside the current one.
+  void enter(int64_t size);
+};
+
+class GraphBuilder {
+public:
+  GraphBuilder(const Model &model, dojo::KernelOp kernel, ImportError &why)
+      : model(model), kernel(kernel), ctx(kernel.getContext()),
+        loc(kernel.getLoc()), why(why) {}
+
+  /// Declares the arguments and lowers every node; false on an error.
+  bool run();
+
+  // What operators use.
+  const Model &model;
+  dojo::KernelOp kernel;
+  mlir::MLIRContext *ctx;
+  mlir::Location loc;
+
+  /// The IR type of an ONNX element kind, or null.
+  mlir::Type getElementType(int kind);
+  /// The value named `name`, or null after an error.
+  const GraphValue *lookup(llvm::StringRef name);
+  /// Declares output `index` of `node` (null when the node leaves it out).
+  const GraphValue *defineOutput(const Node &node, unsigned index, mlir::Type type,
+                            llvm::ArrayRef<int64_t> shape);
+  /// A scratch buffer.
+  const GraphValue *declareTemporary(mlir::Type type, llvm::ArrayRef<int64_t> shape);
+  /// Scopes of `sizes` at the end of the tree, then `body` inside them.
+  void emitNest(llvm::ArrayRef<int64_t> sizes,
+                llvm::function_ref<void(Nest &)> body);
+
+  /// Records the first error: the import stops at it.
+  void unsupported(const llvm::Twine &message);
+  void invalid(const llvm::Twine &message);
+  bool hasFailed() const { return failed; }
+
+  static std::string formatShape(llvm::ArrayRef<int64_t> shape);
+
+private:
+  const GraphValue *declare(llvm::StringRef onnxName, mlir::Type type,
+                       llvm::ArrayRef<int64_t> shape, dojo::Role role);
+
+  ImportError &why;
+  bool failed = false;
+  llvm::StringMap<GraphValue> values;
+  llvm::StringMap<std::string> bufferNames;
+  unsigned temporaries = 0;
+  /// The first node of the tree: buffers are declared before it.
+  mlir::Operation *firstNode = nullptr;
+};
+
+/// Lowers `node` (OnnxOperators.cpp); errors go to `builder`.
+void lowerNode(GraphBuilder &builder, const Node &node);
+
+} // namespace perfdojo::onnx
+
+#endif // PERFDOJO_LIB_TARGET_ONNX_GRAPHBUILDER_H
