@@ -77,6 +77,13 @@ public:
   void emitNest(llvm::ArrayRef<int64_t> sizes,
                 llvm::function_ref<void(Nest &)> body);
 
+  /// Values known at import: Constant nodes' outputs (initializers and the
+  /// caller's fixed inputs are in `model`).
+  llvm::StringMap<Tensor> constantValues;
+  /// The known value of `name` (a Constant's output, an initializer or a
+  /// fixed input), or null.
+  const Tensor *findConstant(llvm::StringRef name) const;
+
   /// Records the first error: the import stops at it.
   void unsupported(const llvm::Twine &message);
   void invalid(const llvm::Twine &message);
@@ -99,6 +106,17 @@ private:
 
 /// Lowers `node` (OnnxOperators.cpp); errors go to `builder`.
 void lowerNode(GraphBuilder &builder, const Node &node);
+
+/// The operators that move data without arithmetic (OnnxShapeOperators.cpp):
+/// Constant, Reshape, Flatten, Squeeze, Unsqueeze, Concat. False when
+/// `node` is none of them.
+bool lowerShapeNode(GraphBuilder &builder, const Node &node);
+
+/// The integer values of input `index` of `node`, which the IR needs at
+/// import (axes, shapes); an unsupported error when it is a run-time value.
+std::optional<std::vector<int64_t>> getConstantInts(GraphBuilder &builder,
+                                                    const Node &node,
+                                                    unsigned index);
 
 } // namespace perfdojo::onnx
 

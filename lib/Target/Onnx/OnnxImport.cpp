@@ -173,6 +173,17 @@ const GraphValue *GraphBuilder::defineOutput(const Node &node, unsigned index,
   return declare(name, type, shape, isOutput ? Role::out : Role::internal);
 }
 
+const Tensor *GraphBuilder::findConstant(llvm::StringRef name) const {
+  auto constant = constantValues.find(name);
+  if (constant != constantValues.end())
+    return &constant->second;
+  for (const Tensor &init : model.initializers)
+    if (init.name == name)
+      return &init;
+  auto fixed = model.constants.find(name);
+  return fixed != model.constants.end() ? &fixed->second : nullptr;
+}
+
 std::string GraphBuilder::formatShape(llvm::ArrayRef<int64_t> shape) {
   std::string s = "[";
   for (auto [i, d] : llvm::enumerate(shape))
@@ -182,21 +193,21 @@ std::string GraphBuilder::formatShape(llvm::ArrayRef<int64_t> shape) {
 
 void GraphBuilder::emitNest(llvm::ArrayRef<int64_t> sizes,
                             llvm::function_ref<void(Nest &)> body) {
+  Block &block = kernel.getBlock();
+  Operation *last = block.empty() ? nullptr : &block.back();
   OpBuilder b(ctx);
-  b.setInsertionPointToEnd(&kernel.getBlock());
-  Operation *top = nullptr;
+  b.setInsertionPointToEnd(&block);
   for (int64_t size : sizes) {
     auto scope = ScopeOp::create(b, loc, size, Mode::seq);
-    if (!top)
-      top = scope;
     b.setInsertionPointToStart(&scope.getBlock());
   }
   Nest nest{*this, b, static_cast<unsigned>(sizes.size())};
   body(nest);
-  if (!top && !kernel.getBlock().empty())
-    top = &kernel.getBlock().back();
-  if (!firstNode && top && !isa<BufferOp>(top))
-    firstNode = top;
+  // The first node of the tree: later buffers go before it.
+  Operation *first = last ? last->getNextNode() : (block.empty() ? nullptr
+                                                                 : &block.front());
+  if (!firstNode && first)
+    firstNode = first;
 }
 
 AffineExpr Nest::var(unsigned depth) const {

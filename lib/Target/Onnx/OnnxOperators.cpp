@@ -67,24 +67,6 @@ std::optional<unsigned> normalizeAxis(int64_t axis, unsigned rank) {
 
 bool isFloat(Type type) { return isa<FloatType>(type); }
 
-/// The constant integer values of input `index` of `node`: an initializer
-/// (or nullopt, with an unsupported error: a runtime value).
-std::optional<std::vector<int64_t>> getConstantInts(GraphBuilder &g,
-                                                    const Node &node,
-                                                    unsigned index) {
-  const std::string &name = node.inputs[index];
-  for (const Tensor &init : g.model.initializers)
-    if (init.name == name && !init.isFloat())
-      return init.ints;
-  auto fixed = g.model.constants.find(name);
-  if (fixed != g.model.constants.end() && !fixed->second.isFloat())
-    return fixed->second.ints;
-  g.unsupported(node.opType + " takes input '" + name +
-                "' at run time; the IR needs it as a constant (an "
-                "initializer, or --constant)");
-  return std::nullopt;
-}
-
 //===----------------------------------------------------------------------===//
 // Elementwise
 //===----------------------------------------------------------------------===//
@@ -645,8 +627,22 @@ void lowerTranspose(GraphBuilder &g, const Node &node) {
 
 } // namespace
 
+std::optional<std::vector<int64_t>>
+perfdojo::onnx::getConstantInts(GraphBuilder &g, const Node &node,
+                                unsigned index) {
+  const std::string &name = node.inputs[index];
+  if (const Tensor *known = g.findConstant(name); known && !known->isFloat())
+    return known->ints;
+  g.unsupported(node.opType + " takes input '" + name +
+                "' at run time; the IR needs it as a constant (an "
+                "initializer, or --constant)");
+  return std::nullopt;
+}
+
 void perfdojo::onnx::lowerNode(GraphBuilder &g, const Node &node) {
   StringRef op = node.opType;
+  if (lowerShapeNode(g, node))
+    return;
   if (node.inputs.empty() && op != "Constant")
     return g.invalid(op + " has no inputs");
   if (llvm::is_contained({"Abs", "Neg", "Exp", "Log", "Sqrt", "Tanh",

@@ -1,0 +1,370 @@
+//===- OnnxShapeOperators.cpp - constants and data movement ---------------===//
+//
+// Operators that move elements without arithmetic. A reshape is a copy
+// whose indices on both sides must be affine in the loop variables: the
+// loops run over the common refinement of the two shapes (the "atoms" each
+// dimension of either shape is a product of), which exists when, walking
+// both shapes from the innermost dimension, the smaller remaining extent
+// always divides the larger. Reshapes without one (regrouping elements
+// across dimensions, [6, 4] -> [4, 6]) need floordiv/mod indices, which the
+// IR does not have: they are unsupported.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GraphBuilder.h"
+
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace perfdojo;
+using namespace perfdojo::dojo;
+using namespace perfdojo::onnx;
+
+namespace {
+
+using Index = SmallVector<AffineExpr, 4>;
+
+/// Largest Constant written out element by element: the IR has no data
+/// literals, so each element is one leaf.
+constexpr int64_t kMaxConstantElements = 4096;
+
+std::optional<unsigned> normalizeAxis(int64_t axis, unsigned rank) {
+  if (axis < -int64_t(rank) || axis >= int64_t(rank))
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
+/// Writes `value` into a new output buffer, one leaf per element, and
+/// records it as known (shape computations read it at import).
+void emitKnownTensor(GraphBuilder &g, const Node &node, const Tensor &value) {
+  g.constantValues[node.outputs[0]] = value;
+  Type type = g.getElementType(value.elementKind);
+  if (!type)
+    return g.unsupported(llvm::Twine(node.opType) + " of element type " +
+                         getElementKindName(value.elementKind) +
+                         ", which the IR lacks");
+  int64_t count = value.getNumElements();
+  if (count > kMaxConstantElements)
+    return g.unsupported("a " + node.opType + " of " + std::to_string(count) +
+                         " elements (the IR has no data literals; make it "
+                         "an initializer)");
+  const GraphValue *y = g.defineOutput(node, 0, type, value.dims);
+  if (!y)
+    return;
+  g.emitNest({}, [&](Nest &nest) {
+    for (int64_t flat = 0; flat < count; ++flat) {
+      Index index;
+      int64_t rest = flat;
+      for (int64_t d = value.dims.size() - 1; d >= 0; --d) {
+        index.insert(index.begin(),
+                     getAffineConstantExpr(rest % value.dims[d], g.ctx));
+        rest /= value.dims[d];
+      }
+      double v = value.isFloat() ? value.floats[flat] : double(value.ints[flat]);
+      if (std::optional<std::string> bad =
+              findConstantViolation(v, type, OpKind::copy, 0))
+        return g.unsupported(node.opType + ": " + *bad);
+      nest.leaf(*y, index, OpKind::copy, {nest.constant(v)});
+    }
+  });
+}
+
+/// Shape: the input's (static) shape, a value known at import.
+void lowerShape(GraphBuilder &g, const Node &node) {
+  const GraphValue *x = g.lookup(node.inputs[0]);
+  if (!x)
+    return;
+  int64_t rank = x->rank();
+  int64_t start = node.getInt("start", 0), end = node.getInt("end", rank);
+  start = std::clamp<int64_t>(start < 0 ? start + rank : start, 0, rank);
+  end = std::clamp<int64_t>(end < 0 ? end + rank : end, 0, rank);
+  Tensor value;
+  value.name = node.outputs[0];
+  value.elementKind = int(ElementKind::Int64);
+  for (int64_t d = start; d < end; ++d)
+    value.ints.push_back(x->shape[d]);
+  value.dims = {int64_t(value.ints.size())};
+  emitKnownTensor(g, node, value);
+}
+
+void lowerConstant(GraphBuilder &g, const Node &node) {
+  Tensor value;
+  value.name = node.outputs.empty() ? "" : node.outputs[0];
+  if (const NodeAttribute *a = node.getAttribute("value")) {
+    if (!a->tensor)
+      return g.invalid("Constant's value is not a tensor");
+    value = *a->tensor;
+  } else if (const NodeAttribute *f = node.getAttribute("value_float")) {
+    value.elementKind = int(ElementKind::Float);
+    value.floats = {f->f};
+  } else if (const NodeAttribute *i = node.getAttribute("value_int")) {
+    value.elementKind = int(ElementKind::Int64);
+    value.ints = {i->i};
+  } else if (const NodeAttribute *fs = node.getAttribute("value_floats")) {
+    value.elementKind = int(ElementKind::Float);
+    value.floats = fs->floats;
+    value.dims = {int64_t(fs->floats.size())};
+  } else if (const NodeAttribute *is = node.getAttribute("value_ints")) {
+    value.elementKind = int(ElementKind::Int64);
+    value.ints = is->ints;
+    value.dims = {int64_t(is->ints.size())};
+  } else {
+    return g.unsupported("Constant without a numeric value (sparse or "
+                         "string)");
+  }
+  value.name = node.outputs[0];
+  emitKnownTensor(g, node, value);
+}
+
+/// `y = x` with `y`'s shape another factorization of `x`'s elements, over
+/// the common refinement of the two shapes.
+void emitReshape(GraphBuilder &g, const Node &node, const GraphValue &x,
+                 const GraphValue &y) {
+  struct Atom {
+    int64_t size;
+    unsigned inDim, outDim;
+    int64_t inStride, outStride; ///< within its dimension
+  };
+  SmallVector<Atom> atoms; // innermost first
+  int inDim = x.rank() - 1, outDim = y.rank() - 1;
+  int64_t inLeft = inDim >= 0 ? x.shape[inDim] : 1;
+  int64_t outLeft = outDim >= 0 ? y.shape[outDim] : 1;
+  int64_t inStride = 1, outStride = 1;
+  while (inDim >= 0 && outDim >= 0) {
+    if (inLeft == 1) {
+      if (--inDim >= 0)
+        inLeft = x.shape[inDim], inStride = 1;
+      continue;
+    }
+    if (outLeft == 1) {
+      if (--outDim >= 0)
+        outLeft = y.shape[outDim], outStride = 1;
+      continue;
+    }
+    int64_t size = std::min(inLeft, outLeft);
+    if (std::max(inLeft, outLeft) % size != 0)
+      return g.unsupported(
+          "Reshape " + GraphBuilder::formatShape(x.shape) + " -> " +
+          GraphBuilder::formatShape(y.shape) +
+          " regroups elements across dimensions (it needs floordiv/mod "
+          "indices, which the IR does not have)");
+    atoms.push_back({size, unsigned(inDim), unsigned(outDim), inStride,
+                     outStride});
+    inLeft /= size, outLeft /= size;
+    inStride *= size, outStride *= size;
+  }
+  SmallVector<int64_t, 4> sizes;
+  for (const Atom &atom : llvm::reverse(atoms))
+    sizes.push_back(atom.size);
+  g.emitNest(sizes, [&](Nest &nest) {
+    Index in(x.rank(), getAffineConstantExpr(0, g.ctx));
+    Index out(y.rank(), getAffineConstantExpr(0, g.ctx));
+    for (auto [depth, atom] : llvm::enumerate(llvm::reverse(atoms))) {
+      AffineExpr v = nest.var(depth);
+      in[atom.inDim] = in[atom.inDim] + v * atom.inStride;
+      out[atom.outDim] = out[atom.outDim] + v * atom.outStride;
+    }
+    nest.leaf(y, out, OpKind::copy, {nest.read(x, in)});
+  });
+}
+
+void lowerReshapeLike(GraphBuilder &g, const Node &node) {
+  const GraphValue *x = g.lookup(node.inputs[0]);
+  if (!x)
+    return;
+  StringRef op = node.opType;
+  SmallVector<int64_t, 4> shape;
+  int64_t total = x->getNumElements();
+  if (op == "Reshape") {
+    std::optional<std::vector<int64_t>> target = getConstantInts(g, node, 1);
+    if (!target)
+      return;
+    bool allowZero = node.getInt("allowzero", 0);
+    int inferred = -1;
+    int64_t known = 1;
+    for (auto [i, d] : llvm::enumerate(*target)) {
+      int64_t size = d;
+      if (d == 0 && !allowZero) {
+        if (i >= x->rank())
+          return g.invalid("Reshape: 0 copies a dimension the input lacks");
+        size = x->shape[i];
+      }
+      if (d == -1) {
+        if (inferred >= 0)
+          return g.invalid("Reshape: more than one -1");
+        inferred = i;
+        shape.push_back(1);
+        continue;
+      }
+      if (size < 0)
+        return g.invalid("Reshape: negative dimension");
+      shape.push_back(size);
+      known *= size;
+    }
+    if (inferred >= 0) {
+      if (known == 0 || total % known)
+        return g.invalid("Reshape: -1 cannot be inferred");
+      shape[inferred] = total / known;
+    }
+  } else if (op == "Flatten") {
+    int64_t axis = node.getInt("axis", 1);
+    if (axis < 0)
+      axis += x->rank();
+    if (axis < 0 || axis > int64_t(x->rank()))
+      return g.invalid("Flatten: axis out of range");
+    int64_t outer = 1;
+    for (int64_t d = 0; d < axis; ++d)
+      outer *= x->shape[d];
+    shape = {outer, total / outer};
+  } else if (op == "Squeeze" || op == "Unsqueeze") {
+    std::vector<int64_t> axes;
+    bool fromInput = g.model.opset >= 13;
+    if (fromInput && node.inputs.size() > 1 && !node.inputs[1].empty()) {
+      std::optional<std::vector<int64_t>> values = getConstantInts(g, node, 1);
+      if (!values)
+        return;
+      axes = *values;
+    } else if (std::optional<std::vector<int64_t>> attr = node.getInts("axes")) {
+      axes = *attr;
+    }
+    if (op == "Squeeze") {
+      SmallVector<bool, 4> drop(x->rank(), axes.empty());
+      if (axes.empty())
+        for (unsigned d = 0; d < x->rank(); ++d)
+          drop[d] = x->shape[d] == 1;
+      for (int64_t axis : axes) {
+        std::optional<unsigned> d = normalizeAxis(axis, x->rank());
+        if (!d || x->shape[*d] != 1)
+          return g.invalid("Squeeze: axis " + std::to_string(axis) +
+                           " is not a dimension of size 1");
+        drop[*d] = true;
+      }
+      for (unsigned d = 0; d < x->rank(); ++d)
+        if (!drop[d])
+          shape.push_back(x->shape[d]);
+    } else {
+      unsigned rank = x->rank() + axes.size();
+      SmallVector<bool, 4> inserted(rank, false);
+      for (int64_t axis : axes) {
+        std::optional<unsigned> d = normalizeAxis(axis, rank);
+        if (!d || inserted[*d])
+          return g.invalid("Unsqueeze: bad axes");
+        inserted[*d] = true;
+      }
+      unsigned next = 0;
+      for (unsigned d = 0; d < rank; ++d)
+        shape.push_back(inserted[d] ? 1 : x->shape[next++]);
+    }
+  }
+  int64_t count = 1;
+  for (int64_t d : shape)
+    count *= d;
+  if (count != total)
+    return g.invalid(op + ": " + GraphBuilder::formatShape(x->shape) +
+                     " has " + std::to_string(total) + " elements, " +
+                     GraphBuilder::formatShape(shape) + " " +
+                     std::to_string(count));
+  // A reshape of a known value is known too (shape computations).
+  if (const Tensor *known = g.findConstant(node.inputs[0])) {
+    Tensor reshaped = *known;
+    reshaped.dims.assign(shape.begin(), shape.end());
+    g.constantValues[node.outputs[0]] = reshaped;
+  }
+  const GraphValue *y = g.defineOutput(node, 0, x->type, shape);
+  if (y)
+    emitReshape(g, node, *x, *y);
+}
+
+void lowerConcat(GraphBuilder &g, const Node &node) {
+  SmallVector<const GraphValue *> inputs;
+  for (const std::string &name : node.inputs) {
+    const GraphValue *v = g.lookup(name);
+    if (!v)
+      return;
+    inputs.push_back(v);
+  }
+  const GraphValue *first = inputs.front();
+  std::optional<unsigned> axis =
+      normalizeAxis(node.getInt("axis", 0), first->rank());
+  if (!axis)
+    return g.invalid("Concat: axis out of range");
+  SmallVector<int64_t, 4> shape(first->shape);
+  shape[*axis] = 0;
+  for (const GraphValue *v : inputs) {
+    if (v->rank() != first->rank() || v->type != first->type)
+      return g.invalid("Concat: inputs differ in rank or type");
+    for (unsigned d = 0; d < v->rank(); ++d)
+      if (d != *axis && v->shape[d] != first->shape[d])
+        return g.invalid("Concat: inputs differ outside the axis");
+    shape[*axis] += v->shape[*axis];
+  }
+  const GraphValue *y = g.defineOutput(node, 0, first->type, shape);
+  if (!y)
+    return;
+  int64_t offset = 0;
+  for (const GraphValue *v : inputs) {
+    g.emitNest(v->shape, [&](Nest &nest) {
+      Index in, out;
+      for (unsigned d = 0; d < v->rank(); ++d) {
+        in.push_back(nest.var(d));
+        out.push_back(d == *axis ? nest.var(d) + offset : nest.var(d));
+      }
+      nest.leaf(*y, out, OpKind::copy, {nest.read(*v, in)});
+    });
+    offset += v->shape[*axis];
+  }
+}
+
+void lowerExpand(GraphBuilder &g, const Node &node) {
+  const GraphValue *x = g.lookup(node.inputs[0]);
+  if (!x)
+    return;
+  std::optional<std::vector<int64_t>> target = getConstantInts(g, node, 1);
+  if (!target)
+    return;
+  // Numpy broadcast of the input's shape and the given one.
+  size_t rank = std::max(x->rank(), unsigned(target->size()));
+  SmallVector<int64_t, 4> shape(rank, 1);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t a = i < rank - x->rank() ? 1 : x->shape[i - (rank - x->rank())];
+    int64_t b = i < rank - target->size() ? 1
+                                          : (*target)[i - (rank - target->size())];
+    if (a != b && a != 1 && b != 1)
+      return g.invalid("Expand: shapes do not broadcast");
+    shape[i] = std::max(a, b);
+  }
+  const GraphValue *y = g.defineOutput(node, 0, x->type, shape);
+  if (!y)
+    return;
+  g.emitNest(shape, [&](Nest &nest) {
+    Index out, in;
+    for (unsigned d = 0; d < rank; ++d)
+      out.push_back(nest.var(d));
+    for (unsigned d = 0; d < x->rank(); ++d)
+      in.push_back(x->shape[d] == 1 ? getAffineConstantExpr(0, g.ctx)
+                                    : out[rank - x->rank() + d]);
+    nest.leaf(*y, out, OpKind::copy, {nest.read(*x, in)});
+  });
+}
+
+} // namespace
+
+bool perfdojo::onnx::lowerShapeNode(GraphBuilder &g, const Node &node) {
+  StringRef op = node.opType;
+  if (op == "Constant")
+    lowerConstant(g, node);
+  else if (op == "Shape")
+    lowerShape(g, node);
+  else if (op == "Reshape" || op == "Flatten" || op == "Squeeze" ||
+           op == "Unsqueeze")
+    lowerReshapeLike(g, node);
+  else if (op == "Concat")
+    lowerConcat(g, node);
+  else if (op == "Expand")
+    lowerExpand(g, node);
+  else
+    return false;
+  return true;
+}
