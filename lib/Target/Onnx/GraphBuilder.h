@@ -108,9 +108,14 @@ private:
 void lowerNode(GraphBuilder &builder, const Node &node);
 
 /// The operators that move data without arithmetic (OnnxShapeOperators.cpp):
-/// Constant, Reshape, Flatten, Squeeze, Unsqueeze, Concat. False when
+/// Constant, Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze, Concat, Expand,
+/// Cast to the same type. False when
 /// `node` is none of them.
 bool lowerShapeNode(GraphBuilder &builder, const Node &node);
+
+/// Convolution, pooling, normalization, Clip and Pow
+/// (OnnxNetworkOperators.cpp). False when `node` is none of them.
+bool lowerNetworkNode(GraphBuilder &builder, const Node &node);
 
 /// The integer values of input `index` of `node`, which the IR needs at
 /// import (axes, shapes); an unsupported error when it is a run-time value.

@@ -641,7 +641,7 @@ perfdojo::onnx::getConstantInts(GraphBuilder &g, const Node &node,
 
 void perfdojo::onnx::lowerNode(GraphBuilder &g, const Node &node) {
   StringRef op = node.opType;
-  if (lowerShapeNode(g, node))
+  if (lowerShapeNode(g, node) || lowerNetworkNode(g, node))
     return;
   if (node.inputs.empty() && op != "Constant")
     return g.invalid(op + " has no inputs");

@@ -89,6 +89,18 @@ void lowerShape(GraphBuilder &g, const Node &node) {
   emitKnownTensor(g, node, value);
 }
 
+/// Size: the input's element count, a value known at import.
+void lowerSize(GraphBuilder &g, const Node &node) {
+  const GraphValue *x = g.lookup(node.inputs[0]);
+  if (!x)
+    return;
+  Tensor value;
+  value.name = node.outputs[0];
+  value.elementKind = int(ElementKind::Int64);
+  value.ints = {x->getNumElements()};
+  emitKnownTensor(g, node, value);
+}
+
 void lowerConstant(GraphBuilder &g, const Node &node) {
   Tensor value;
   value.name = node.outputs.empty() ? "" : node.outputs[0];
@@ -349,6 +361,37 @@ void lowerExpand(GraphBuilder &g, const Node &node) {
   });
 }
 
+/// Cast and CastLike to the type the value has already: a copy. Casts
+/// between types are outside the IR: a statement computes in one element
+/// type (kernel invariant S9).
+void lowerCast(GraphBuilder &g, const Node &node) {
+  const GraphValue *x = g.lookup(node.inputs[0]);
+  if (!x)
+    return;
+  Type to;
+  if (node.opType == "Cast") {
+    to = g.getElementType(node.getInt("to", 0));
+  } else {
+    const GraphValue *like = node.inputs.size() > 1 ? g.lookup(node.inputs[1]) : nullptr;
+    if (!like)
+      return;
+    to = like->type;
+  }
+  if (to != x->type)
+    return g.unsupported(node.opType +
+                         " to another element type (a statement computes in "
+                         "one type)");
+  const GraphValue *y = g.defineOutput(node, 0, x->type, x->shape);
+  if (!y)
+    return;
+  g.emitNest(x->shape, [&](Nest &nest) {
+    Index all;
+    for (unsigned d = 0; d < x->rank(); ++d)
+      all.push_back(nest.var(d));
+    nest.leaf(*y, all, OpKind::copy, {nest.read(*x, all)});
+  });
+}
+
 } // namespace
 
 bool perfdojo::onnx::lowerShapeNode(GraphBuilder &g, const Node &node) {
@@ -357,6 +400,8 @@ bool perfdojo::onnx::lowerShapeNode(GraphBuilder &g, const Node &node) {
     lowerConstant(g, node);
   else if (op == "Shape")
     lowerShape(g, node);
+  else if (op == "Size")
+    lowerSize(g, node);
   else if (op == "Reshape" || op == "Flatten" || op == "Squeeze" ||
            op == "Unsqueeze")
     lowerReshapeLike(g, node);
@@ -364,6 +409,8 @@ bool perfdojo::onnx::lowerShapeNode(GraphBuilder &g, const Node &node) {
     lowerConcat(g, node);
   else if (op == "Expand")
     lowerExpand(g, node);
+  else if (op == "Cast" || op == "CastLike")
+    lowerCast(g, node);
   else
     return false;
   return true;
