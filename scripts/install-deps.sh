@@ -25,8 +25,9 @@ PACKAGES=(
   qemu-user gcc-aarch64-linux-gnu gcc-riscv64-linux-gnu
   libc6-dev-arm64-cross libc6-dev-riscv64-cross
   # The ONNX importer (docs/onnx.md): ONNX's protobuf API and shape
-  # inference, and ONNX's backend node tests as its test suite.
-  libonnx-dev libprotobuf-dev libonnx-testdata
+  # inference, ONNX's backend node tests as its test suite, and its Python
+  # package to write the example models (scripts/onnx-models.py).
+  libonnx-dev libprotobuf-dev libonnx-testdata python3-onnx
 )
 
 missing=()

@@ -42,6 +42,9 @@ config.substitutions.append(
 if getattr(config, "perfdojo_enable_onnx", False):
     config.available_features.add("onnx")
     tools += ["perfdojo-import-onnx", "perfdojo-onnx-test"]
+if subprocess.run(["/usr/bin/python3", "-c", "import onnx.helper"],
+                  capture_output=True).returncode == 0:
+    config.available_features.add("python-onnx")
 onnx_node_tests = "/usr/share/libonnx-testdata/data/node"
 if os.path.isdir(onnx_node_tests):
     config.available_features.add("onnx-testdata")

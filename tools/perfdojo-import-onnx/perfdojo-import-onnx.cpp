@@ -2,9 +2,12 @@
 //
 //   perfdojo-import-onnx MODEL.onnx [-o OUT.dojo] [--emit=dojo|mlir]
 //                        [--kernel-name=NAME] [--initializers=FILE]
+//                        [--constant=INPUT=TENSOR.pb ...]
 //
 // Prints the kernel as `.dojo` text (or MLIR); `--initializers` writes the
-// model's initializers in the `perfdojo-run --inputs` format. Exit status 3
+// model's initializers in the `perfdojo-run --inputs` format; `--constant`
+// fixes a graph input's value where an operator needs it at import (axes,
+// shapes), specializing the kernel. Exit status 3
 // for an unsupported model ("unsupported: why"), 1 for other errors.
 //
 //===----------------------------------------------------------------------===//
@@ -37,6 +40,11 @@ static cl::opt<std::string> initializersFile(
     cl::desc("Write the initializers' values to this file, in the "
              "perfdojo-run --inputs format"));
 
+static cl::list<std::string> constants(
+    "constant",
+    cl::desc("INPUT=TENSOR.pb: fix graph input INPUT to this TensorProto's "
+             "value where an operator needs it at import (axes, shapes)"));
+
 int main(int argc, char **argv) {
   InitLLVM init(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "ONNX model to dojo kernel\n");
@@ -48,6 +56,20 @@ int main(int argc, char **argv) {
   if (!model) {
     errs() << "perfdojo-import-onnx: " << toString(model.takeError()) << "\n";
     return 1;
+  }
+  for (const std::string &spec : constants) {
+    auto [input, path] = StringRef(spec).split('=');
+    if (path.empty() || !llvm::is_contained(model->inputs, input)) {
+      errs() << "perfdojo-import-onnx: --constant=" << spec
+             << ": expected INPUT=TENSOR.pb for a graph input\n";
+      return 1;
+    }
+    Expected<perfdojo::onnx::Tensor> tensor = perfdojo::onnx::readTensor(path);
+    if (!tensor) {
+      errs() << "perfdojo-import-onnx: " << toString(tensor.takeError()) << "\n";
+      return 1;
+    }
+    model->constants[input] = std::move(*tensor);
   }
   std::string name = kernelName.empty()
                          ? perfdojo::onnx::getDefaultKernelName(inputFile)

@@ -361,6 +361,74 @@ void lowerExpand(GraphBuilder &g, const Node &node) {
   });
 }
 
+/// Slice with starts, ends, axes and steps known at import: each output
+/// index `i` reads `start + i * step` along its axis.
+void lowerSlice(GraphBuilder &g, const Node &node) {
+  const GraphValue *x = g.lookup(node.inputs[0]);
+  if (!x)
+    return;
+  std::vector<int64_t> starts, ends, axes, steps;
+  auto input = [&](unsigned i) {
+    return node.inputs.size() > i && !node.inputs[i].empty();
+  };
+  if (g.model.opset < 10) {
+    starts = node.getInts("starts").value_or(std::vector<int64_t>{});
+    ends = node.getInts("ends").value_or(std::vector<int64_t>{});
+    axes = node.getInts("axes").value_or(std::vector<int64_t>{});
+  } else {
+    for (auto [i, target] : {std::pair<unsigned, std::vector<int64_t> *>{1, &starts},
+                             {2, &ends}, {3, &axes}, {4, &steps}}) {
+      if (!input(i))
+        continue;
+      std::optional<std::vector<int64_t>> values = getConstantInts(g, node, i);
+      if (!values)
+        return;
+      *target = *values;
+    }
+  }
+  if (axes.empty())
+    for (size_t i = 0; i < starts.size(); ++i)
+      axes.push_back(i);
+  if (steps.empty())
+    steps.assign(starts.size(), 1);
+  if (ends.size() != starts.size() || axes.size() != starts.size() ||
+      steps.size() != starts.size())
+    return g.invalid("Slice: starts, ends, axes and steps differ in length");
+  SmallVector<int64_t, 4> shape(x->shape), first(x->rank(), 0),
+      stride(x->rank(), 1);
+  for (size_t i = 0; i < starts.size(); ++i) {
+    std::optional<unsigned> axis = normalizeAxis(axes[i], x->rank());
+    if (!axis || steps[i] == 0)
+      return g.invalid("Slice: bad axis or a zero step");
+    int64_t dim = x->shape[*axis], step = steps[i];
+    int64_t start = starts[i] < 0 ? starts[i] + dim : starts[i];
+    int64_t end = ends[i] < 0 ? ends[i] + dim : ends[i];
+    if (step > 0) {
+      start = std::clamp<int64_t>(start, 0, dim);
+      end = std::clamp<int64_t>(end, 0, dim);
+    } else {
+      start = std::clamp<int64_t>(start, 0, dim - 1);
+      end = std::clamp<int64_t>(end, -1, dim - 1);
+    }
+    int64_t count = step > 0 ? (end - start + step - 1) / step
+                             : (start - end - step - 1) / -step;
+    shape[*axis] = std::max<int64_t>(0, count);
+    first[*axis] = start;
+    stride[*axis] = step;
+  }
+  const GraphValue *y = g.defineOutput(node, 0, x->type, shape);
+  if (!y)
+    return;
+  g.emitNest(shape, [&](Nest &nest) {
+    Index out, in;
+    for (unsigned d = 0; d < x->rank(); ++d) {
+      out.push_back(nest.var(d));
+      in.push_back(nest.var(d) * stride[d] + first[d]);
+    }
+    nest.leaf(*y, out, OpKind::copy, {nest.read(*x, in)});
+  });
+}
+
 /// Cast and CastLike to the type the value has already: a copy. Casts
 /// between types are outside the IR: a statement computes in one element
 /// type (kernel invariant S9).
@@ -411,6 +479,8 @@ bool perfdojo::onnx::lowerShapeNode(GraphBuilder &g, const Node &node) {
     lowerExpand(g, node);
   else if (op == "Cast" || op == "CastLike")
     lowerCast(g, node);
+  else if (op == "Slice")
+    lowerSlice(g, node);
   else
     return false;
   return true;
