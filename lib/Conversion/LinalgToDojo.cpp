@@ -258,14 +258,8 @@ std::optional<Reason> KernelBuilder::declareBuffers(OpBuilder &b) {
   Block *body = op.getBlock();
   auto declare = [&](OpOperand &operand, StringRef name, Role role) {
     auto type = cast<MemRefType>(operand.get().getType());
-    SmallVector<int64_t> shape(type.getShape());
-    BufferOp::create(b, op.getLoc(), b.getStringAttr(name),
-                     TypeAttr::get(type.getElementType()),
-                     b.getDenseI64ArrayAttr(shape),
-                     b.getDenseI64ArrayAttr(SmallVector<int64_t>(shape.size(), 0)),
-                     b.getDenseBoolArrayAttr(SmallVector<bool>(shape.size(), false)),
-                     BufferLocationAttr::get(ctx, BufferLocation::heap),
-                     RoleAttr::get(ctx, role), b.getStrArrayAttr({}));
+    BufferOp::create(b, op.getLoc(), name, type.getElementType(),
+                     type.getShape(), BufferLocation::heap, role);
     arrays[operand.get()] = name.str();
     argumentOperands.push_back(operand.getOperandNumber());
   };
@@ -466,12 +460,8 @@ FailureOr<KernelOp> KernelBuilder::build(StringRef name, Reason &why) {
     for (unsigned loop : loopAtDepth)
       shape.push_back(loopSizes[loop]);
     b.setInsertionPointToEnd(&kernel.getBlock());
-    BufferOp::create(b, bodyOp.getLoc(), b.getStringAttr(array),
-                     TypeAttr::get(type), b.getDenseI64ArrayAttr(shape),
-                     b.getDenseI64ArrayAttr(SmallVector<int64_t>(shape.size(), 0)),
-                     b.getDenseBoolArrayAttr(SmallVector<bool>(shape.size(), false)),
-                     BufferLocationAttr::get(ctx, BufferLocation::heap),
-                     RoleAttr::get(ctx, Role::internal), b.getStrArrayAttr({}));
+    BufferOp::create(b, bodyOp.getLoc(), array, type, shape,
+                     BufferLocation::heap, Role::internal);
     materialized.push_back(&bodyOp);
     temporaryNames.push_back(array);
   }

@@ -13,6 +13,19 @@
 
 namespace perfdojo::onnx {
 
+using Index = llvm::SmallVector<mlir::AffineExpr, 4>;
+
+/// An axis attribute in [-rank, rank) as a dimension; nullopt outside.
+inline std::optional<unsigned> normalizeAxis(int64_t axis, unsigned rank) {
+  if (axis < -int64_t(rank) || axis >= int64_t(rank))
+    return std::nullopt;
+  return axis < 0 ? axis + rank : axis;
+}
+
+inline bool isFloatType(mlir::Type type) {
+  return llvm::isa<mlir::FloatType>(type);
+}
+
 /// A value of the graph: the array holding it, element type and shape.
 struct GraphValue {
   std::string array;
@@ -37,6 +50,8 @@ struct Nest {
 
   /// The iteration variable of the scope at `depth`.
   mlir::AffineExpr var(unsigned depth) const;
+  /// The variables of `count` scopes from depth `first` on.
+  Index vars(unsigned count, unsigned first = 0) const;
   /// `out[index] (reduce)= kind(inputs...)`.
   void leaf(const GraphValue &out, llvm::ArrayRef<mlir::AffineExpr> index,
             dojo::OpKind kind, llvm::ArrayRef<mlir::Attribute> inputs,

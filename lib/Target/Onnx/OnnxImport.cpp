@@ -126,12 +126,7 @@ const GraphValue *GraphBuilder::declare(llvm::StringRef onnxName, Type type,
     b.setInsertionPoint(firstNode);
   else
     b.setInsertionPointToEnd(&kernel.getBlock());
-  BufferOp::create(b, loc, b.getStringAttr(name), TypeAttr::get(type),
-                   b.getDenseI64ArrayAttr(shape),
-                   b.getDenseI64ArrayAttr(SmallVector<int64_t>(shape.size(), 0)),
-                   b.getDenseBoolArrayAttr(SmallVector<bool>(shape.size(), false)),
-                   BufferLocationAttr::get(ctx, BufferLocation::heap),
-                   RoleAttr::get(ctx, role), b.getStrArrayAttr({}));
+  BufferOp::create(b, loc, name, type, shape, BufferLocation::heap, role);
   GraphValue &value = values[onnxName];
   value.array = name;
   value.type = type;
@@ -212,6 +207,13 @@ void GraphBuilder::emitNest(llvm::ArrayRef<int64_t> sizes,
 
 AffineExpr Nest::var(unsigned depth) const {
   return getAffineDimExpr(depth, builder.ctx);
+}
+
+Index Nest::vars(unsigned count, unsigned first) const {
+  Index index;
+  for (unsigned d = 0; d < count; ++d)
+    index.push_back(var(first + d));
+  return index;
 }
 
 void Nest::leaf(const GraphValue &out, llvm::ArrayRef<AffineExpr> index,

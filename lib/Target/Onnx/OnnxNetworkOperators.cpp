@@ -20,9 +20,6 @@ using namespace perfdojo::onnx;
 
 namespace {
 
-using Index = SmallVector<AffineExpr, 4>;
-
-bool isFloat(Type type) { return isa<FloatType>(type); }
 
 /// The spatial geometry of a convolution or pooling node over input
 /// spatial sizes `in` and kernel sizes `kernel`.
@@ -98,9 +95,7 @@ const GraphValue *padInput(GraphBuilder &g, const GraphValue &x,
   if (!p)
     return nullptr;
   g.emitNest(shape, [&](Nest &nest) {
-    Index all;
-    for (unsigned d = 0; d < shape.size(); ++d)
-      all.push_back(nest.var(d));
+    Index all = nest.vars(shape.size());
     nest.leaf(*p, all, OpKind::copy, {nest.constant(fill)});
   });
   g.emitNest(x.shape, [&](Nest &nest) {
@@ -123,7 +118,7 @@ void lowerConv(GraphBuilder &g, const Node &node) {
     return;
   if (x->rank() < 3 || wt->rank() != x->rank())
     return g.invalid("Conv: input and weight ranks differ or are below 3");
-  if (!isFloat(x->type))
+  if (!isFloatType(x->type))
     return g.unsupported("Conv on integers");
   int64_t group = node.getInt("group", 1);
   int64_t n = x->shape[0], c = x->shape[1], m = wt->shape[0];
@@ -211,7 +206,7 @@ void lowerPool(GraphBuilder &g, const Node &node) {
   Type type = x->type;
   std::optional<double> identity =
       getReductionIdentity(max ? ReduceKind::max : ReduceKind::add, type);
-  if (!identity || (!max && !isFloat(type)))
+  if (!identity || (!max && !isFloatType(type)))
     return g.unsupported(op + " on this element type");
   const GraphValue *xp = padInput(g, *x, *w, *identity);
   if (!xp)
@@ -233,9 +228,7 @@ void lowerPool(GraphBuilder &g, const Node &node) {
     if (!counts)
       return;
     g.emitNest(paddedSpatial, [&](Nest &nest) {
-      Index all;
-      for (unsigned d = 0; d < k; ++d)
-        all.push_back(nest.var(d));
+      Index all = nest.vars(k);
       nest.leaf(*mask, all, OpKind::copy, {nest.constant(0)});
     });
     g.emitNest(inside, [&](Nest &nest) {
@@ -245,9 +238,7 @@ void lowerPool(GraphBuilder &g, const Node &node) {
       nest.leaf(*mask, at, OpKind::copy, {nest.constant(1)});
     });
     g.emitNest(w->out, [&](Nest &nest) {
-      Index out;
-      for (unsigned d = 0; d < k; ++d)
-        out.push_back(nest.var(d));
+      Index out = nest.vars(k);
       nest.leaf(*counts, out, OpKind::copy, {nest.constant(0)});
       for (unsigned d = 0; d < k; ++d)
         nest.enter(w->kernel[d]);
@@ -263,9 +254,7 @@ void lowerPool(GraphBuilder &g, const Node &node) {
   if (!y)
     return;
   g.emitNest(shape, [&](Nest &nest) {
-    Index out;
-    for (unsigned d = 0; d < shape.size(); ++d)
-      out.push_back(nest.var(d));
+    Index out = nest.vars(shape.size());
     nest.leaf(*y, out, OpKind::copy, {nest.constant(*identity)});
     for (unsigned d = 0; d < k; ++d)
       nest.enter(w->kernel[d]);
@@ -310,7 +299,7 @@ void lowerBatchNormalization(GraphBuilder &g, const Node &node) {
       return;
   }
   const GraphValue &x = *in[0];
-  if (x.rank() < 2 || !isFloat(x.type))
+  if (x.rank() < 2 || !isFloatType(x.type))
     return g.invalid("BatchNormalization needs a float input with channels");
   int64_t c = x.shape[1];
   for (unsigned i = 1; i < 5; ++i)
@@ -328,9 +317,7 @@ void lowerBatchNormalization(GraphBuilder &g, const Node &node) {
     nest.leaf(*factor, ch, OpKind::div, {nest.read(*in[1], ch), nest.read(*factor, ch)});
   });
   g.emitNest(x.shape, [&](Nest &nest) {
-    Index all;
-    for (unsigned d = 0; d < x.rank(); ++d)
-      all.push_back(nest.var(d));
+    Index all = nest.vars(x.rank());
     Index ch = {nest.var(1)};
     nest.leaf(*y, all, OpKind::sub, {nest.read(x, all), nest.read(*in[3], ch)});
     nest.leaf(*y, all, OpKind::mul, {nest.read(*y, all), nest.read(*factor, ch)});
@@ -347,7 +334,7 @@ void lowerLayerNormalization(GraphBuilder &g, const Node &node) {
   const GraphValue *bias = hasBias ? g.lookup(node.inputs[2]) : nullptr;
   if (!x || !scale || (hasBias && !bias))
     return;
-  if (!isFloat(x->type) || scale->type != x->type)
+  if (!isFloatType(x->type) || scale->type != x->type)
     return g.unsupported("LayerNormalization with mixed or integer types");
   int64_t axisAttr = node.getInt("axis", -1);
   int64_t rank = x->rank();
@@ -388,17 +375,13 @@ void lowerLayerNormalization(GraphBuilder &g, const Node &node) {
     return;
   unsigned no = outer.size();
   auto statIndex = [&](Nest &nest) {
-    Index s;
-    for (unsigned d = 0; d < no; ++d)
-      s.push_back(nest.var(d));
+    Index s = nest.vars(no);
     for (size_t d = 0; d < inner.size(); ++d)
       s.push_back(getAffineConstantExpr(0, g.ctx));
     return s;
   };
   auto fullIndex = [&](Nest &nest) {
-    Index f;
-    for (unsigned d = 0; d < rank; ++d)
-      f.push_back(nest.var(d));
+    Index f = nest.vars(rank);
     return f;
   };
   // mean = sum(x) / n; y = x - mean; inv = 1 / sqrt(sum(y^2) / n + eps);
@@ -471,9 +454,7 @@ void lowerClip(GraphBuilder &g, const Node &node) {
   if (!(y = g.defineOutput(node, 0, x->type, x->shape)))
     return;
   g.emitNest(x->shape, [&](Nest &nest) {
-    Index f;
-    for (unsigned d = 0; d < x->rank(); ++d)
-      f.push_back(nest.var(d));
+    Index f = nest.vars(x->rank());
     nest.leaf(*y, f, OpKind::copy, {nest.read(*x, f)});
     if (lo || loValue)
       nest.leaf(*y, f, OpKind::max,
@@ -502,7 +483,7 @@ void lowerPow(GraphBuilder &g, const Node &node) {
   if (!llvm::is_contained({1.0, 2.0, 3.0, 0.5, -1.0, -0.5}, p))
     return g.unsupported("Pow with exponent " + std::to_string(p) +
                          " (no leaf computes a general power)");
-  if (!isFloat(x->type) && (p == 0.5 || p < 0))
+  if (!isFloatType(x->type) && (p == 0.5 || p < 0))
     return g.unsupported("a fractional or negative power of an integer");
   // The result has the exponent's broadcast shape with x's.
   SmallVector<int64_t, 4> shape(x->shape);

@@ -22,15 +22,6 @@ using namespace perfdojo::onnx;
 
 namespace {
 
-using Index = SmallVector<AffineExpr, 4>;
-
-/// The variables of the first `rank` scopes of `nest`.
-Index vars(Nest &nest, unsigned rank, unsigned first = 0) {
-  Index index;
-  for (unsigned d = 0; d < rank; ++d)
-    index.push_back(nest.var(first + d));
-  return index;
-}
 
 /// The numpy broadcast of two shapes; nullopt when they do not broadcast.
 std::optional<SmallVector<int64_t, 4>> broadcast(ArrayRef<int64_t> a,
@@ -58,15 +49,6 @@ Index broadcastIndex(const GraphValue &value, ArrayRef<AffineExpr> outIndex,
   return index;
 }
 
-/// An axis attribute in [-rank, rank) as a dimension; nullopt if outside.
-std::optional<unsigned> normalizeAxis(int64_t axis, unsigned rank) {
-  if (axis < -int64_t(rank) || axis >= int64_t(rank))
-    return std::nullopt;
-  return axis < 0 ? axis + rank : axis;
-}
-
-bool isFloat(Type type) { return isa<FloatType>(type); }
-
 //===----------------------------------------------------------------------===//
 // Elementwise
 //===----------------------------------------------------------------------===//
@@ -90,7 +72,7 @@ struct Step {
 /// result replaces `out`'s element (steps after the first read it back).
 void emitChain(GraphBuilder &g, const GraphValue &out, ArrayRef<Step> steps) {
   g.emitNest(out.shape, [&](Nest &nest) {
-    Index index = vars(nest, out.rank());
+    Index index = nest.vars(out.rank());
     for (const Step &step : steps) {
       SmallVector<Attribute, 2> inputs;
       for (const Operand &operand : step.operands) {
@@ -218,7 +200,7 @@ void lowerBinary(GraphBuilder &g, const Node &node) {
   Type type = inputs.front()->type;
   if (isBoolType(type))
     return g.unsupported(op + " on bool tensors");
-  if (op == "Mean" && !isFloat(type))
+  if (op == "Mean" && !isFloatType(type))
     return g.invalid("Mean needs a floating-point type");
   SmallVector<Step> steps;
   if (inputs.size() == 1)
@@ -230,7 +212,7 @@ void lowerBinary(GraphBuilder &g, const Node &node) {
   if (op == "Mean")
     steps.push_back(
         {OpKind::div, {Operand::previous(), Operand::number(inputs.size())}});
-  if (kind == OpKind::div && !isFloat(type))
+  if (kind == OpKind::div && !isFloatType(type))
     return g.unsupported("integer Div (its rounding of negative quotients "
                          "is not checked yet)");
   const GraphValue *y = g.defineOutput(node, 0, type, shape);
@@ -285,7 +267,7 @@ void lowerMatMul(GraphBuilder &g, const Node &node) {
     return;
   unsigned nb = batch->size();
   g.emitNest(full, [&](Nest &nest) {
-    Index all = vars(nest, full.size());
+    Index all = nest.vars(full.size());
     Index out(all.begin(), all.begin() + nb);
     if (!vectorA)
       out.push_back(all[nb]);
@@ -331,7 +313,7 @@ void lowerGemm(GraphBuilder &g, const Node &node) {
     return;
   if (a->rank() != 2 || b->rank() != 2)
     return g.invalid("Gemm takes 2-D A and B");
-  if (!isFloat(a->type))
+  if (!isFloatType(a->type))
     return g.unsupported("Gemm on integers");
   bool transA = node.getInt("transA", 0), transB = node.getInt("transB", 0);
   double alpha = node.getFloat("alpha", 1.0), beta = node.getFloat("beta", 1.0);
@@ -354,7 +336,7 @@ void lowerGemm(GraphBuilder &g, const Node &node) {
   if (!y)
     return;
   g.emitNest(shape, [&](Nest &nest) {
-    Index out = vars(nest, 2);
+    Index out = nest.vars(2);
     nest.leaf(*y, out, OpKind::copy, {nest.constant(0)});
     nest.enter(k);
     AffineExpr kk = nest.var(2);
@@ -441,8 +423,8 @@ void lowerReduce(GraphBuilder &g, const Node &node) {
     finish = OpKind::log;
   else if (op == "ReduceMean")
     finish = OpKind::div;
-  if ((finish && *finish != OpKind::div && !isFloat(type)) ||
-      (contribution == OpKind::exp && !isFloat(type)))
+  if ((finish && *finish != OpKind::div && !isFloatType(type)) ||
+      (contribution == OpKind::exp && !isFloatType(type)))
     return g.unsupported(op + " on integers");
   std::optional<double> identity = getReductionIdentity(reduce, type);
   if (!identity)
@@ -465,13 +447,13 @@ void lowerReduce(GraphBuilder &g, const Node &node) {
       outShape.push_back(x->shape[d]);
     }
   }
-  if (finish == OpKind::div && !isFloat(type))
+  if (finish == OpKind::div && !isFloatType(type))
     return g.unsupported("ReduceMean on integers");
   const GraphValue *y = g.defineOutput(node, 0, type, outShape);
   if (!y)
     return;
   g.emitNest(keptSizes, [&](Nest &nest) {
-    Index kept = vars(nest, keptSizes.size());
+    Index kept = nest.vars(keptSizes.size());
     Index out;
     unsigned next = 0;
     for (unsigned d = 0; d < x->rank(); ++d) {
@@ -506,7 +488,7 @@ void lowerSoftmax(GraphBuilder &g, const Node &node) {
   const GraphValue *x = g.lookup(node.inputs[0]);
   if (!x)
     return;
-  if (!isFloat(x->type))
+  if (!isFloatType(x->type))
     return g.invalid(node.opType + " needs a floating-point type");
   bool log = node.opType == "LogSoftmax";
   int64_t axisAttr = node.getInt("axis", g.model.opset >= 13 ? -1 : 1);
@@ -617,7 +599,7 @@ void lowerTranspose(GraphBuilder &g, const Node &node) {
   if (!y)
     return;
   g.emitNest(shape, [&](Nest &nest) {
-    Index out = vars(nest, shape.size());
+    Index out = nest.vars(shape.size());
     Index in(x->rank(), AffineExpr());
     for (auto [i, p] : llvm::enumerate(perm))
       in[p] = out[i];

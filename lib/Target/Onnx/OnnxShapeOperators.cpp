@@ -24,17 +24,10 @@ using namespace perfdojo::onnx;
 
 namespace {
 
-using Index = SmallVector<AffineExpr, 4>;
 
 /// Largest Constant written out element by element: the IR has no data
 /// literals, so each element is one leaf.
 constexpr int64_t kMaxConstantElements = 4096;
-
-std::optional<unsigned> normalizeAxis(int64_t axis, unsigned rank) {
-  if (axis < -int64_t(rank) || axis >= int64_t(rank))
-    return std::nullopt;
-  return axis < 0 ? axis + rank : axis;
-}
 
 /// Writes `value` into a new output buffer, one leaf per element, and
 /// records it as known (shape computations read it at import).
@@ -453,9 +446,7 @@ void lowerCast(GraphBuilder &g, const Node &node) {
   if (!y)
     return;
   g.emitNest(x->shape, [&](Nest &nest) {
-    Index all;
-    for (unsigned d = 0; d < x->rank(); ++d)
-      all.push_back(nest.var(d));
+    Index all = nest.vars(x->rank());
     nest.leaf(*y, all, OpKind::copy, {nest.read(*x, all)});
   });
 }

@@ -70,6 +70,24 @@ def Dojo_BufferOp : Dojo_Op<"buffer", [HasParent<"KernelOp">]> {
                        DenseBoolArrayAttr:$reused,
                        Dojo_BufferLocation:$location, Dojo_Role:$role,
                        StrArrayAttr:$arrays);
+  let builders = [
+    // A plain buffer: one array of its own name, no padding, every
+    // dimension materialized.
+    OpBuilder<(ins "::llvm::StringRef":$name, "::mlir::Type":$elementType,
+                   "::llvm::ArrayRef<int64_t>":$shape,
+                   "BufferLocation":$location, "Role":$role), [{
+      build($_builder, $_state, $_builder.getStringAttr(name),
+            ::mlir::TypeAttr::get(elementType),
+            $_builder.getDenseI64ArrayAttr(shape),
+            $_builder.getDenseI64ArrayAttr(
+                ::llvm::SmallVector<int64_t>(shape.size(), 0)),
+            $_builder.getDenseBoolArrayAttr(
+                ::llvm::SmallVector<bool>(shape.size(), false)),
+            BufferLocationAttr::get($_builder.getContext(), location),
+            RoleAttr::get($_builder.getContext(), role),
+            $_builder.getStrArrayAttr({}));
+    }]>
+  ];
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
   let extraClassDeclaration = [{
