@@ -124,7 +124,7 @@ void lowerNode(GraphBuilder &builder, const Node &node);
 
 /// The operators that move data without arithmetic (OnnxShapeOperators.cpp):
 /// Constant, Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze, Concat, Expand,
-/// Slice, Cast to the same type. False when
+/// Slice, Split, ConstantOfShape, Cast to the same type. False when
 /// `node` is none of them.
 bool lowerShapeNode(GraphBuilder &builder, const Node &node);
 

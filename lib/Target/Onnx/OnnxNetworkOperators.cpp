@@ -325,23 +325,17 @@ void lowerBatchNormalization(GraphBuilder &g, const Node &node) {
   });
 }
 
-/// LayerNormalization (opset 17): normalize over the dimensions from
-/// `axis` on; outputs Y and, when asked, Mean and InvStdDev.
-void lowerLayerNormalization(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.lookup(node.inputs[0]);
-  const GraphValue *scale = node.inputs.size() > 1 ? g.lookup(node.inputs[1]) : nullptr;
-  bool hasBias = node.inputs.size() > 2 && !node.inputs[2].empty();
-  const GraphValue *bias = hasBias ? g.lookup(node.inputs[2]) : nullptr;
-  if (!x || !scale || (hasBias && !bias))
-    return;
-  if (!isFloatType(x->type) || scale->type != x->type)
-    return g.unsupported("LayerNormalization with mixed or integer types");
-  int64_t axisAttr = node.getInt("axis", -1);
+/// Normalization over the dimensions from `axis` on: y = (x - mean) /
+/// sqrt(var + eps) * scale + bias, the statistics kept per index of the
+/// dimensions before `axis`. `paramIndex` says where scale and bias are
+/// read for an element. LayerNormalization may also output Mean and
+/// InvStdDev (outputs 1 and 2).
+void emitNormalization(
+    GraphBuilder &g, const Node &node, const GraphValue *x, int64_t axis,
+    double eps, const GraphValue *scale, const GraphValue *bias,
+    llvm::function_ref<Index(const GraphValue &, ArrayRef<AffineExpr>)>
+        paramIndex) {
   int64_t rank = x->rank();
-  int64_t axis = axisAttr < 0 ? axisAttr + rank : axisAttr;
-  if (axis < 0 || axis >= rank)
-    return g.invalid("LayerNormalization: axis out of range");
-  double eps = node.getFloat("epsilon", 1e-5);
   SmallVector<int64_t, 4> outer(x->shape.begin(), x->shape.begin() + axis);
   SmallVector<int64_t, 4> inner(x->shape.begin() + axis, x->shape.end());
   SmallVector<int64_t, 4> statShape(outer);
@@ -349,15 +343,6 @@ void lowerLayerNormalization(GraphBuilder &g, const Node &node) {
   int64_t count = 1;
   for (int64_t s : inner)
     count *= s;
-  // Scale and bias broadcast to the normalized dimensions.
-  auto paramIndex = [&](const GraphValue &p, ArrayRef<AffineExpr> full) {
-    Index index;
-    size_t offset = full.size() - p.rank();
-    for (unsigned d = 0; d < p.rank(); ++d)
-      index.push_back(p.shape[d] == 1 ? getAffineConstantExpr(0, g.ctx)
-                                      : full[offset + d]);
-    return index;
-  };
   const GraphValue *mean =
       node.outputs.size() > 1 && !node.outputs[1].empty()
           ? nullptr
@@ -424,6 +409,56 @@ void lowerLayerNormalization(GraphBuilder &g, const Node &node) {
     if (bias)
       nest.leaf(*y, f, OpKind::add, {nest.read(*y, f), nest.read(*bias, paramIndex(*bias, f))});
   });
+}
+
+/// LayerNormalization (opset 17): normalize over the dimensions from
+/// `axis` on, scale and bias broadcast to them.
+void lowerLayerNormalization(GraphBuilder &g, const Node &node) {
+  const GraphValue *x = g.lookup(node.inputs[0]);
+  const GraphValue *scale = node.inputs.size() > 1 ? g.lookup(node.inputs[1]) : nullptr;
+  bool hasBias = node.inputs.size() > 2 && !node.inputs[2].empty();
+  const GraphValue *bias = hasBias ? g.lookup(node.inputs[2]) : nullptr;
+  if (!x || !scale || (hasBias && !bias))
+    return;
+  if (!isFloatType(x->type) || scale->type != x->type)
+    return g.unsupported("LayerNormalization with mixed or integer types");
+  int64_t axisAttr = node.getInt("axis", -1);
+  int64_t rank = x->rank();
+  int64_t axis = axisAttr < 0 ? axisAttr + rank : axisAttr;
+  if (axis < 0 || axis >= rank)
+    return g.invalid("LayerNormalization: axis out of range");
+  emitNormalization(g, node, x, axis, node.getFloat("epsilon", 1e-5), scale,
+                    bias, [&](const GraphValue &p, ArrayRef<AffineExpr> full) {
+                      Index index;
+                      size_t offset = full.size() - p.rank();
+                      for (unsigned d = 0; d < p.rank(); ++d)
+                        index.push_back(p.shape[d] == 1
+                                            ? getAffineConstantExpr(0, g.ctx)
+                                            : full[offset + d]);
+                      return index;
+                    });
+}
+
+/// InstanceNormalization: per batch element and channel, over the spatial
+/// dimensions; scale and bias per channel.
+void lowerInstanceNormalization(GraphBuilder &g, const Node &node) {
+  if (node.inputs.size() < 3)
+    return g.invalid("InstanceNormalization needs input, scale and B");
+  const GraphValue *x = g.lookup(node.inputs[0]);
+  const GraphValue *scale = g.lookup(node.inputs[1]);
+  const GraphValue *bias = g.lookup(node.inputs[2]);
+  if (!x || !scale || !bias)
+    return;
+  if (x->rank() < 3 || !isFloatType(x->type))
+    return g.invalid("InstanceNormalization needs a float input with "
+                     "spatial dimensions");
+  if (scale->rank() != 1 || bias->rank() != 1 ||
+      scale->shape[0] != x->shape[1] || bias->shape[0] != x->shape[1])
+    return g.invalid("InstanceNormalization: scale and B must have C elements");
+  emitNormalization(g, node, x, 2, node.getFloat("epsilon", 1e-5), scale, bias,
+                    [](const GraphValue &, ArrayRef<AffineExpr> full) {
+                      return Index{full[1]};
+                    });
 }
 
 void lowerClip(GraphBuilder &g, const Node &node) {
@@ -533,6 +568,8 @@ bool perfdojo::onnx::lowerNetworkNode(GraphBuilder &g, const Node &node) {
     lowerBatchNormalization(g, node);
   else if (op == "LayerNormalization")
     lowerLayerNormalization(g, node);
+  else if (op == "InstanceNormalization")
+    lowerInstanceNormalization(g, node);
   else if (op == "Clip")
     lowerClip(g, node);
   else if (op == "Pow")

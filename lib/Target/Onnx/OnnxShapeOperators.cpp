@@ -422,6 +422,99 @@ void lowerSlice(GraphBuilder &g, const Node &node) {
   });
 }
 
+/// ConstantOfShape: a tensor of the given (constant) shape filled with
+/// `value` (default float 0).
+void lowerConstantOfShape(GraphBuilder &g, const Node &node) {
+  std::optional<std::vector<int64_t>> shape = getConstantInts(g, node, 0);
+  if (!shape)
+    return;
+  Tensor fill;
+  fill.elementKind = int(ElementKind::Float);
+  fill.floats = {0.0};
+  if (const NodeAttribute *a = node.getAttribute("value")) {
+    if (!a->tensor || a->tensor->getNumElements() != 1)
+      return g.invalid("ConstantOfShape's value must be a one-element tensor");
+    fill = *a->tensor;
+  }
+  Type type = g.getElementType(fill.elementKind);
+  if (!type)
+    return g.unsupported(llvm::Twine("ConstantOfShape of element type ") +
+                         getElementKindName(fill.elementKind) +
+                         ", which the IR lacks");
+  double v = fill.isFloat() ? fill.floats[0] : double(fill.ints[0]);
+  if (std::optional<std::string> bad =
+          findConstantViolation(v, type, OpKind::copy, 0))
+    return g.unsupported("ConstantOfShape: " + *bad);
+  int64_t count = 1;
+  for (int64_t d : *shape)
+    count *= d;
+  // A known value too, when small (shape computations read it).
+  if (count > 0 && count <= kMaxConstantElements) {
+    Tensor value;
+    value.name = node.outputs[0];
+    value.elementKind = fill.elementKind;
+    value.dims = *shape;
+    if (fill.isFloat())
+      value.floats.assign(count, v);
+    else
+      value.ints.assign(count, fill.ints[0]);
+    g.constantValues[node.outputs[0]] = value;
+  }
+  const GraphValue *y = g.defineOutput(node, 0, type, *shape);
+  if (!y)
+    return;
+  g.emitNest(y->shape, [&](Nest &nest) {
+    nest.leaf(*y, nest.vars(y->rank()), OpKind::copy, {nest.constant(v)});
+  });
+}
+
+/// Split along an axis into parts of the given sizes (an input from opset
+/// 13, an attribute before), or equal parts.
+void lowerSplit(GraphBuilder &g, const Node &node) {
+  const GraphValue *x = g.lookup(node.inputs[0]);
+  if (!x)
+    return;
+  std::optional<unsigned> axis = normalizeAxis(node.getInt("axis", 0), x->rank());
+  if (!axis)
+    return g.invalid("Split: axis out of range");
+  std::vector<int64_t> sizes;
+  if (node.inputs.size() > 1 && !node.inputs[1].empty()) {
+    std::optional<std::vector<int64_t>> given = getConstantInts(g, node, 1);
+    if (!given)
+      return;
+    sizes = *given;
+  } else if (std::optional<std::vector<int64_t>> attr = node.getInts("split")) {
+    sizes = *attr;
+  } else {
+    int64_t parts = node.getInt("num_outputs", node.outputs.size());
+    int64_t dim = x->shape[*axis];
+    int64_t each = parts > 0 ? (dim + parts - 1) / parts : 0;
+    for (int64_t i = 0; i < parts; ++i)
+      sizes.push_back(std::min(each, dim - i * each));
+  }
+  int64_t total = 0;
+  for (int64_t size : sizes)
+    total += size;
+  if (sizes.size() != node.outputs.size() || total != x->shape[*axis])
+    return g.invalid("Split: the parts do not cover the axis");
+  int64_t offset = 0;
+  for (auto [i, size] : llvm::enumerate(sizes)) {
+    SmallVector<int64_t, 4> shape(x->shape);
+    shape[*axis] = size;
+    const GraphValue *y = g.defineOutput(node, i, x->type, shape);
+    if (g.hasFailed())
+      return;
+    if (y)
+      g.emitNest(shape, [&](Nest &nest) {
+        Index out = nest.vars(shape.size());
+        Index in(out);
+        in[*axis] = out[*axis] + offset;
+        nest.leaf(*y, out, OpKind::copy, {nest.read(*x, in)});
+      });
+    offset += size;
+  }
+}
+
 /// Cast and CastLike to the type the value has already: a copy. Casts
 /// between types are outside the IR: a statement computes in one element
 /// type (kernel invariant S9).
@@ -472,6 +565,10 @@ bool perfdojo::onnx::lowerShapeNode(GraphBuilder &g, const Node &node) {
     lowerCast(g, node);
   else if (op == "Slice")
     lowerSlice(g, node);
+  else if (op == "ConstantOfShape")
+    lowerConstantOfShape(g, node);
+  else if (op == "Split")
+    lowerSplit(g, node);
   else
     return false;
   return true;
