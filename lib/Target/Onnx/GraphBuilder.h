@@ -124,7 +124,8 @@ void lowerNode(GraphBuilder &builder, const Node &node);
 
 /// The operators that move data without arithmetic (OnnxShapeOperators.cpp):
 /// Constant, Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze, Concat, Expand,
-/// Slice, Split, ConstantOfShape, Cast to the same type. False when
+/// Slice, Split, Gather by known indices, ConstantOfShape, Cast to the same
+/// type. False when
 /// `node` is none of them.
 bool lowerShapeNode(GraphBuilder &builder, const Node &node);
 

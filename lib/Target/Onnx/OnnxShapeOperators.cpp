@@ -515,6 +515,83 @@ void lowerSplit(GraphBuilder &g, const Node &node) {
   }
 }
 
+/// Gather with indices known at import: one copy nest per index, reading
+/// the indexed slice (run-time indices are a data-dependent access the IR
+/// does not have).
+void lowerGather(GraphBuilder &g, const Node &node) {
+  const GraphValue *x = g.lookup(node.inputs[0]);
+  if (!x)
+    return;
+  const Tensor *indices = g.findConstant(node.inputs[1]);
+  if (!indices || indices->isFloat())
+    return g.unsupported("Gather with indices known only at run time (a "
+                         "data-dependent access)");
+  std::optional<unsigned> axis = normalizeAxis(node.getInt("axis", 0), x->rank());
+  if (!axis)
+    return g.invalid("Gather: axis out of range");
+  int64_t count = indices->getNumElements();
+  if (count > kMaxConstantElements)
+    return g.unsupported("Gather of " + std::to_string(count) +
+                         " indices (one copy nest each)");
+  int64_t dim = x->shape[*axis];
+  SmallVector<int64_t, 4> shape(x->shape.begin(), x->shape.begin() + *axis);
+  llvm::append_range(shape, indices->dims);
+  shape.append(x->shape.begin() + *axis + 1, x->shape.end());
+  // A gather from a known value is known too (shape computations).
+  if (const Tensor *known = g.findConstant(node.inputs[0]);
+      known && x->rank() == 1) {
+    Tensor value;
+    value.name = node.outputs[0];
+    value.elementKind = known->elementKind;
+    value.dims = indices->dims;
+    for (int64_t i : indices->ints) {
+      int64_t at = i < 0 ? i + dim : i;
+      if (at < 0 || at >= dim)
+        return g.invalid("Gather: index out of range");
+      if (known->isFloat())
+        value.floats.push_back(known->floats[at]);
+      else
+        value.ints.push_back(known->ints[at]);
+    }
+    g.constantValues[node.outputs[0]] = value;
+  }
+  const GraphValue *y = g.defineOutput(node, 0, x->type, shape);
+  if (!y)
+    return;
+  SmallVector<int64_t, 4> slice(x->shape);
+  slice.erase(slice.begin() + *axis);
+  unsigned q = indices->dims.size();
+  for (int64_t k = 0; k < count; ++k) {
+    int64_t at = indices->ints[k] < 0 ? indices->ints[k] + dim : indices->ints[k];
+    if (at < 0 || at >= dim)
+      return g.invalid("Gather: index " + std::to_string(indices->ints[k]) +
+                       " is out of range");
+    // The position of index k in the indices tensor.
+    SmallVector<int64_t, 4> position(q);
+    int64_t rest = k;
+    for (int d = q - 1; d >= 0; --d) {
+      position[d] = rest % indices->dims[d];
+      rest /= indices->dims[d];
+    }
+    g.emitNest(slice, [&](Nest &nest) {
+      Index vars = nest.vars(slice.size());
+      Index in, out;
+      for (unsigned d = 0; d < *axis; ++d) {
+        in.push_back(vars[d]);
+        out.push_back(vars[d]);
+      }
+      in.push_back(getAffineConstantExpr(at, g.ctx));
+      for (int64_t p : position)
+        out.push_back(getAffineConstantExpr(p, g.ctx));
+      for (unsigned d = *axis; d < slice.size(); ++d) {
+        in.push_back(vars[d]);
+        out.push_back(vars[d]);
+      }
+      nest.leaf(*y, out, OpKind::copy, {nest.read(*x, in)});
+    });
+  }
+}
+
 /// Cast and CastLike to the type the value has already: a copy. Casts
 /// between types are outside the IR: a statement computes in one element
 /// type (kernel invariant S9).
@@ -569,6 +646,8 @@ bool perfdojo::onnx::lowerShapeNode(GraphBuilder &g, const Node &node) {
     lowerConstantOfShape(g, node);
   else if (op == "Split")
     lowerSplit(g, node);
+  else if (op == "Gather")
+    lowerGather(g, node);
   else
     return false;
   return true;
