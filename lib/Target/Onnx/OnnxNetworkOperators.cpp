@@ -171,6 +171,111 @@ void lowerConv(GraphBuilder &g, const Node &node) {
   });
 }
 
+/// ConvTranspose: every input element scatters `x * w` over its window of
+/// the full (unpadded) output, yp[i * s + k * d] += x[i] * w[k] (a
+/// reduction into affine positions); the output is yp without the pads.
+void lowerConvTranspose(GraphBuilder &g, const Node &node) {
+  const GraphValue *x = g.lookup(node.inputs[0]);
+  const GraphValue *wt = g.lookup(node.inputs[1]);
+  bool hasBias = node.inputs.size() > 2 && !node.inputs[2].empty();
+  const GraphValue *bias = hasBias ? g.lookup(node.inputs[2]) : nullptr;
+  if (!x || !wt || (hasBias && !bias))
+    return;
+  if (x->rank() < 3 || wt->rank() != x->rank())
+    return g.invalid("ConvTranspose: input and weight ranks differ or are "
+                     "below 3");
+  if (!isFloatType(x->type))
+    return g.unsupported("ConvTranspose on integers");
+  int64_t group = node.getInt("group", 1);
+  int64_t n = x->shape[0], c = x->shape[1];
+  if (group <= 0 || c % group || wt->shape[0] != c)
+    return g.invalid("ConvTranspose: channels do not match the groups");
+  int64_t mg = wt->shape[1], m = mg * group, cg = c / group;
+  unsigned k = x->rank() - 2;
+  ArrayRef<int64_t> in = ArrayRef<int64_t>(x->shape).drop_front(2);
+  ArrayRef<int64_t> kernel = ArrayRef<int64_t>(wt->shape).drop_front(2);
+  auto ints = [&](StringRef name, int64_t otherwise, size_t count) {
+    SmallVector<int64_t, 6> values(count, otherwise);
+    if (std::optional<std::vector<int64_t>> given = node.getInts(name))
+      values.assign(given->begin(), given->end());
+    return values;
+  };
+  SmallVector<int64_t, 6> strides = ints("strides", 1, k),
+                          dilations = ints("dilations", 1, k),
+                          outputPadding = ints("output_padding", 0, k),
+                          pads = ints("pads", 0, 2 * k);
+  std::optional<std::vector<int64_t>> outputShape = node.getInts("output_shape");
+  std::string autoPad = node.getString("auto_pad", "NOTSET");
+  if (strides.size() != k || dilations.size() != k ||
+      outputPadding.size() != k || pads.size() != 2 * k ||
+      (outputShape && outputShape->size() != k))
+    return g.invalid("ConvTranspose: attributes of the wrong length");
+  // The full output holds every scattered position; pads crop it. An
+  // output_shape beyond it (negative pads) adds zero positions around it:
+  // `shift` places the scatter inside, `crop` is where the output starts.
+  SmallVector<int64_t, 3> full, shift, crop, out;
+  auto floorDiv2 = [](int64_t v) { return v >= 0 ? v / 2 : -((-v + 1) / 2); };
+  for (unsigned d = 0; d < k; ++d) {
+    int64_t f = strides[d] * (in[d] - 1) + outputPadding[d] +
+                (kernel[d] - 1) * dilations[d] + 1;
+    int64_t pb = pads[d], pe = pads[d + k];
+    if (outputShape || autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      int64_t wanted = outputShape ? (*outputShape)[d] : in[d] * strides[d];
+      int64_t total = f - wanted;
+      pb = autoPad == "SAME_UPPER" ? floorDiv2(total) : total - floorDiv2(total);
+      pe = total - pb;
+    }
+    if (f - pb - pe <= 0)
+      return g.invalid("ConvTranspose: the pads remove the whole output");
+    int64_t before = std::max<int64_t>(0, -pb), after = std::max<int64_t>(0, -pe);
+    full.push_back(f + before + after);
+    shift.push_back(before);
+    crop.push_back(pb + before);
+    out.push_back(f - pb - pe);
+  }
+  SmallVector<int64_t, 4> fullShape = {n, m}, shape = {n, m};
+  llvm::append_range(fullShape, full);
+  llvm::append_range(shape, out);
+  const GraphValue *yp = g.declareTemporary(x->type, fullShape);
+  const GraphValue *y = yp ? g.defineOutput(node, 0, x->type, shape) : nullptr;
+  if (!y)
+    return;
+  g.emitNest(fullShape, [&](Nest &nest) {
+    nest.leaf(*yp, nest.vars(fullShape.size()), OpKind::copy, {nest.constant(0)});
+  });
+  // n, group, input channel in group, input positions; then the output
+  // channels of the group and the kernel window.
+  SmallVector<int64_t, 8> sizes = {n, group, cg};
+  llvm::append_range(sizes, in);
+  g.emitNest(sizes, [&](Nest &nest) {
+    nest.enter(mg);
+    for (unsigned d = 0; d < k; ++d)
+      nest.enter(kernel[d]);
+    AffineExpr inChannel = nest.var(1) * cg + nest.var(2);
+    AffineExpr outChannel = nest.var(1) * mg + nest.var(3 + k);
+    Index xi = {nest.var(0), inChannel}, wi = {inChannel, nest.var(3 + k)},
+          yi = {nest.var(0), outChannel};
+    for (unsigned d = 0; d < k; ++d) {
+      AffineExpr i = nest.var(3 + d), tap = nest.var(4 + k + d);
+      xi.push_back(i);
+      wi.push_back(tap);
+      yi.push_back(i * strides[d] + tap * dilations[d] + shift[d]);
+    }
+    nest.leaf(*yp, yi, OpKind::mul, {nest.read(*x, xi), nest.read(*wt, wi)},
+              ReduceKind::add);
+  });
+  g.emitNest(shape, [&](Nest &nest) {
+    Index o = nest.vars(shape.size());
+    Index from = {o[0], o[1]};
+    for (unsigned d = 0; d < k; ++d)
+      from.push_back(o[2 + d] + crop[d]);
+    if (bias)
+      nest.leaf(*y, o, OpKind::add, {nest.read(*yp, from), nest.read(*bias, {o[1]})});
+    else
+      nest.leaf(*y, o, OpKind::copy, {nest.read(*yp, from)});
+  });
+}
+
 void lowerPool(GraphBuilder &g, const Node &node) {
   const GraphValue *x = g.lookup(node.inputs[0]);
   if (!x)
@@ -561,6 +666,8 @@ bool perfdojo::onnx::lowerNetworkNode(GraphBuilder &g, const Node &node) {
   StringRef op = node.opType;
   if (op == "Conv")
     lowerConv(g, node);
+  else if (op == "ConvTranspose")
+    lowerConvTranspose(g, node);
   else if (op == "MaxPool" || op == "AveragePool" || op == "GlobalMaxPool" ||
            op == "GlobalAveragePool")
     lowerPool(g, node);
