@@ -1,7 +1,7 @@
 //===- OnnxNetworkOperators.cpp - convolution, pooling, normalization -----===//
 //
 // Padding: the IR's accesses stay within their arrays (kernel invariant
-// K3), so a padded window reads a padded copy of the input, filled with the
+// S8), so a padded window reads a padded copy of the input, filled with the
 // operator's neutral value (0 for convolution and average pooling, -inf for
 // max pooling) and the input copied into its interior.
 //
