@@ -380,13 +380,12 @@ FailureOr<KernelOp> KernelBuilder::build(StringRef name, Reason &why) {
   bool reduces = parallelLoops < loopAtDepth.size();
 
   // Each output's final statement: the operation its leaf performs (the
-  // root, unless it is a plain value), the reduction (with its combining
-  // operation), and the values it reads.
+  // root, unless it is a plain value), the reduction, and the values it
+  // reads.
   struct Statement {
     OpKind kind = OpKind::copy;
     ReduceKind reduce = ReduceKind::none;
-    Operation *root = nullptr;     ///< performed by the output's own leaf
-    Operation *combiner = nullptr; ///< the reduction's `out op x`
+    Operation *root = nullptr; ///< performed by the output's own leaf
     SmallVector<Value, 2> operands;
   };
   SmallVector<Statement> statements;
@@ -409,7 +408,6 @@ FailureOr<KernelOp> KernelBuilder::build(StringRef name, Reason &why) {
                     std::to_string(j) +
                     " as `out = out (+ | * | max | min) f(inputs)`");
       s.reduce = *reduce;
-      s.combiner = combiner;
       contribution = combiner->getOperand(1 - outSide);
     }
     Operation *def = contribution.getDefiningOp();

@@ -69,6 +69,16 @@ llvm::Expected<SmallVector<MoveRequest>> perfdojo::parseMoveScript(StringRef tex
   return script;
 }
 
+LogicalResult perfdojo::applyMoves(dojo::KernelOp kernel,
+                                   ArrayRef<MoveRequest> moves,
+                                   const MoveOptions &options) {
+  MoveState state(kernel, options);
+  for (const MoveRequest &move : moves)
+    if (failed(applyMove(state, move, kernel.getLoc())))
+      return failure();
+  return success();
+}
+
 std::string perfdojo::joinScriptLines(StringRef contents) {
   std::string text;
   SmallVector<StringRef> lines;

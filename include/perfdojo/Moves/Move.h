@@ -178,6 +178,13 @@ applyMove(MoveState &state, const MoveRequest &request,
           mlir::Location errorLoc,
           mlir::DiagnosedSilenceableFailure *failureOut = nullptr);
 
+/// Applies `moves` to `kernel` in place, in order, each checked as
+/// applyMove does; stops at the first illegal one (its diagnostics are
+/// emitted at the kernel), with the moves before it applied.
+mlir::LogicalResult applyMoves(dojo::KernelOp kernel,
+                               llvm::ArrayRef<MoveRequest> moves,
+                               const MoveOptions &options);
+
 } // namespace perfdojo
 
 #endif // PERFDOJO_MOVES_MOVE_H

@@ -43,12 +43,10 @@ static MoveRequest toMove(const py::handle &move) {
 }
 
 static MoveOptions getMoveOptions(const std::string &target, bool reassociate) {
-  std::optional<TargetDescription> description =
-      TargetDescription::lookup(target);
+  llvm::Expected<TargetDescription> description =
+      TargetDescription::lookupOrError(target);
   if (!description)
-    throw py::value_error("unknown target '" + target + "' (expected one of " +
-                          llvm::join(TargetDescription::getNames(), ", ") +
-                          ")");
+    throw py::value_error(llvm::toString(description.takeError()));
   return MoveOptions{reassociate, *description};
 }
 

@@ -2,7 +2,7 @@
 
 #include "perfdojo/Search/Passes.h"
 
-#include "TargetOption.h"
+#include "PassSupport.h"
 #include "perfdojo/Search/TunedRecords.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
@@ -56,7 +56,7 @@ private:
         lookupTargetOption(kernel, this->target);
     if (!target)
       return failure();
-    if (succeeded(replayMoves(kernel, program->moves,
+    if (succeeded(applyMoves(kernel, program->moves,
                               MoveOptions{reassociate, *target})))
       return success();
     return kernel.emitError() << "the program recorded in '" << program->source

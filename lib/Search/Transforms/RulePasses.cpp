@@ -8,7 +8,7 @@
 
 #include "perfdojo/Search/Passes.h"
 
-#include "TargetOption.h"
+#include "PassSupport.h"
 #include "perfdojo/Search/RuleCandidates.h"
 
 namespace perfdojo {
@@ -48,7 +48,7 @@ private:
                               /*maxCandidates=*/1);
     if (candidates.empty())
       return success();
-    return replayMoves(kernel, candidates.front(), options);
+    return applyMoves(kernel, candidates.front(), options);
   }
 };
 

@@ -83,6 +83,13 @@ public:
   mlir::Type getElementType(int kind);
   /// The value named `name`, or null after an error.
   const GraphValue *lookup(llvm::StringRef name);
+  /// Input `index` of `node`, which it needs; null after an error (one
+  /// saying the input is missing, when it is).
+  const GraphValue *input(const Node &node, unsigned index);
+  /// Optional input `index` of `node` into `value` (null when not given);
+  /// false after an error.
+  bool lookupOptional(const Node &node, unsigned index,
+                      const GraphValue *&value);
   /// Declares output `index` of `node` (null when the node leaves it out).
   const GraphValue *defineOutput(const Node &node, unsigned index, mlir::Type type,
                             llvm::ArrayRef<int64_t> shape);

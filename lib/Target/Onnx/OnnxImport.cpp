@@ -106,6 +106,20 @@ const GraphValue *GraphBuilder::lookup(llvm::StringRef name) {
   return nullptr;
 }
 
+const GraphValue *GraphBuilder::input(const Node &node, unsigned index) {
+  if (!node.hasInput(index)) {
+    invalid(node.opType + " needs input " + llvm::Twine(index));
+    return nullptr;
+  }
+  return lookup(node.inputs[index]);
+}
+
+bool GraphBuilder::lookupOptional(const Node &node, unsigned index,
+                                  const GraphValue *&value) {
+  value = node.hasInput(index) ? lookup(node.inputs[index]) : nullptr;
+  return value || !node.hasInput(index);
+}
+
 const GraphValue *GraphBuilder::declare(llvm::StringRef onnxName, Type type,
                                    llvm::ArrayRef<int64_t> shape, Role role) {
   for (int64_t d : shape) {

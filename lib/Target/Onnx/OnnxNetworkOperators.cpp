@@ -21,6 +21,15 @@ using namespace perfdojo::onnx;
 namespace {
 
 
+/// The ints attribute `name`, or `count` copies of `otherwise`.
+SmallVector<int64_t, 6> getIntsOr(const Node &node, StringRef name,
+                                  int64_t otherwise, size_t count) {
+  SmallVector<int64_t, 6> values(count, otherwise);
+  if (std::optional<std::vector<int64_t>> given = node.getInts(name))
+    values.assign(given->begin(), given->end());
+  return values;
+}
+
 /// The spatial geometry of a convolution or pooling node over input
 /// spatial sizes `in` and kernel sizes `kernel`.
 struct Window {
@@ -33,15 +42,9 @@ std::optional<Window> getWindow(GraphBuilder &g, const Node &node,
   size_t k = in.size();
   Window w;
   w.kernel.assign(kernel.begin(), kernel.end());
-  auto ints = [&](StringRef name, int64_t otherwise, size_t count) {
-    SmallVector<int64_t, 3> values(count, otherwise);
-    if (std::optional<std::vector<int64_t>> given = node.getInts(name))
-      values.assign(given->begin(), given->end());
-    return values;
-  };
-  w.strides = ints("strides", 1, k);
-  w.dilations = ints("dilations", 1, k);
-  SmallVector<int64_t, 3> pads = ints("pads", 0, 2 * k);
+  w.strides = getIntsOr(node, "strides", 1, k);
+  w.dilations = getIntsOr(node, "dilations", 1, k);
+  SmallVector<int64_t, 6> pads = getIntsOr(node, "pads", 0, 2 * k);
   if (w.strides.size() != k || w.dilations.size() != k || pads.size() != 2 * k) {
     g.invalid(node.opType + ": strides, dilations or pads of the wrong length");
     return std::nullopt;
@@ -110,11 +113,10 @@ const GraphValue *padInput(GraphBuilder &g, const GraphValue &x,
 }
 
 void lowerConv(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.lookup(node.inputs[0]);
-  const GraphValue *wt = g.lookup(node.inputs[1]);
-  bool hasBias = node.inputs.size() > 2 && !node.inputs[2].empty();
-  const GraphValue *bias = hasBias ? g.lookup(node.inputs[2]) : nullptr;
-  if (!x || !wt || (hasBias && !bias))
+  const GraphValue *x = g.input(node, 0);
+  const GraphValue *wt = g.input(node, 1);
+  const GraphValue *bias;
+  if (!x || !wt || !g.lookupOptional(node, 2, bias))
     return;
   if (x->rank() < 3 || wt->rank() != x->rank())
     return g.invalid("Conv: input and weight ranks differ or are below 3");
@@ -175,11 +177,10 @@ void lowerConv(GraphBuilder &g, const Node &node) {
 /// the full (unpadded) output, yp[i * s + k * d] += x[i] * w[k] (a
 /// reduction into affine positions); the output is yp without the pads.
 void lowerConvTranspose(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.lookup(node.inputs[0]);
-  const GraphValue *wt = g.lookup(node.inputs[1]);
-  bool hasBias = node.inputs.size() > 2 && !node.inputs[2].empty();
-  const GraphValue *bias = hasBias ? g.lookup(node.inputs[2]) : nullptr;
-  if (!x || !wt || (hasBias && !bias))
+  const GraphValue *x = g.input(node, 0);
+  const GraphValue *wt = g.input(node, 1);
+  const GraphValue *bias;
+  if (!x || !wt || !g.lookupOptional(node, 2, bias))
     return;
   if (x->rank() < 3 || wt->rank() != x->rank())
     return g.invalid("ConvTranspose: input and weight ranks differ or are "
@@ -194,16 +195,10 @@ void lowerConvTranspose(GraphBuilder &g, const Node &node) {
   unsigned k = x->rank() - 2;
   ArrayRef<int64_t> in = ArrayRef<int64_t>(x->shape).drop_front(2);
   ArrayRef<int64_t> kernel = ArrayRef<int64_t>(wt->shape).drop_front(2);
-  auto ints = [&](StringRef name, int64_t otherwise, size_t count) {
-    SmallVector<int64_t, 6> values(count, otherwise);
-    if (std::optional<std::vector<int64_t>> given = node.getInts(name))
-      values.assign(given->begin(), given->end());
-    return values;
-  };
-  SmallVector<int64_t, 6> strides = ints("strides", 1, k),
-                          dilations = ints("dilations", 1, k),
-                          outputPadding = ints("output_padding", 0, k),
-                          pads = ints("pads", 0, 2 * k);
+  SmallVector<int64_t, 6> strides = getIntsOr(node, "strides", 1, k),
+                          dilations = getIntsOr(node, "dilations", 1, k),
+                          outputPadding = getIntsOr(node, "output_padding", 0, k),
+                          pads = getIntsOr(node, "pads", 0, 2 * k);
   std::optional<std::vector<int64_t>> outputShape = node.getInts("output_shape");
   std::string autoPad = node.getString("auto_pad", "NOTSET");
   if (strides.size() != k || dilations.size() != k ||
@@ -277,7 +272,7 @@ void lowerConvTranspose(GraphBuilder &g, const Node &node) {
 }
 
 void lowerPool(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.lookup(node.inputs[0]);
+  const GraphValue *x = g.input(node, 0);
   if (!x)
     return;
   StringRef op = node.opType;
@@ -397,9 +392,7 @@ void lowerBatchNormalization(GraphBuilder &g, const Node &node) {
     return g.unsupported("BatchNormalization in training mode");
   SmallVector<const GraphValue *, 5> in;
   for (unsigned i = 0; i < 5; ++i) {
-    if (i >= node.inputs.size())
-      return g.invalid("BatchNormalization needs 5 inputs");
-    in.push_back(g.lookup(node.inputs[i]));
+    in.push_back(g.input(node, i));
     if (!in.back())
       return;
   }
@@ -519,11 +512,10 @@ void emitNormalization(
 /// LayerNormalization (opset 17): normalize over the dimensions from
 /// `axis` on, scale and bias broadcast to them.
 void lowerLayerNormalization(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.lookup(node.inputs[0]);
-  const GraphValue *scale = node.inputs.size() > 1 ? g.lookup(node.inputs[1]) : nullptr;
-  bool hasBias = node.inputs.size() > 2 && !node.inputs[2].empty();
-  const GraphValue *bias = hasBias ? g.lookup(node.inputs[2]) : nullptr;
-  if (!x || !scale || (hasBias && !bias))
+  const GraphValue *x = g.input(node, 0);
+  const GraphValue *scale = g.input(node, 1);
+  const GraphValue *bias;
+  if (!x || !scale || !g.lookupOptional(node, 2, bias))
     return;
   if (!isFloatType(x->type) || scale->type != x->type)
     return g.unsupported("LayerNormalization with mixed or integer types");
@@ -547,11 +539,9 @@ void lowerLayerNormalization(GraphBuilder &g, const Node &node) {
 /// InstanceNormalization: per batch element and channel, over the spatial
 /// dimensions; scale and bias per channel.
 void lowerInstanceNormalization(GraphBuilder &g, const Node &node) {
-  if (node.inputs.size() < 3)
-    return g.invalid("InstanceNormalization needs input, scale and B");
-  const GraphValue *x = g.lookup(node.inputs[0]);
-  const GraphValue *scale = g.lookup(node.inputs[1]);
-  const GraphValue *bias = g.lookup(node.inputs[2]);
+  const GraphValue *x = g.input(node, 0);
+  const GraphValue *scale = g.input(node, 1);
+  const GraphValue *bias = g.input(node, 2);
   if (!x || !scale || !bias)
     return;
   if (x->rank() < 3 || !isFloatType(x->type))
@@ -567,7 +557,7 @@ void lowerInstanceNormalization(GraphBuilder &g, const Node &node) {
 }
 
 void lowerClip(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.lookup(node.inputs[0]);
+  const GraphValue *x = g.input(node, 0);
   if (!x)
     return;
   if (isBoolType(x->type))
@@ -582,11 +572,8 @@ void lowerClip(GraphBuilder &g, const Node &node) {
     if (node.getAttribute("max"))
       hi = node.getFloat("max", 0);
   } else {
-    if (node.inputs.size() > 1 && !node.inputs[1].empty() &&
-        !(loValue = g.lookup(node.inputs[1])))
-      return;
-    if (node.inputs.size() > 2 && !node.inputs[2].empty() &&
-        !(hiValue = g.lookup(node.inputs[2])))
+    if (!g.lookupOptional(node, 1, loValue) ||
+        !g.lookupOptional(node, 2, hiValue))
       return;
   }
   if ((loValue && loValue->rank() != 0) || (hiValue && hiValue->rank() != 0))
@@ -610,8 +597,8 @@ void lowerClip(GraphBuilder &g, const Node &node) {
 /// Pow with an exponent known at import that the leaves can compute:
 /// 1, 2, 3, 0.5, -1 and -0.5, the same for every element.
 void lowerPow(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.lookup(node.inputs[0]);
-  if (!x)
+  const GraphValue *x = g.input(node, 0);
+  if (!x || !g.input(node, 1))
     return;
   const Tensor *e = g.findConstant(node.inputs[1]);
   if (!e || e->getNumElements() == 0)

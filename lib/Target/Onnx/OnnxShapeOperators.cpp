@@ -66,7 +66,7 @@ void emitKnownTensor(GraphBuilder &g, const Node &node, const Tensor &value) {
 
 /// Shape: the input's (static) shape, a value known at import.
 void lowerShape(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.lookup(node.inputs[0]);
+  const GraphValue *x = g.input(node, 0);
   if (!x)
     return;
   int64_t rank = x->rank();
@@ -84,7 +84,7 @@ void lowerShape(GraphBuilder &g, const Node &node) {
 
 /// Size: the input's element count, a value known at import.
 void lowerSize(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.lookup(node.inputs[0]);
+  const GraphValue *x = g.input(node, 0);
   if (!x)
     return;
   Tensor value;
@@ -176,7 +176,7 @@ void emitReshape(GraphBuilder &g, const Node &node, const GraphValue &x,
 }
 
 void lowerReshapeLike(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.lookup(node.inputs[0]);
+  const GraphValue *x = g.input(node, 0);
   if (!x)
     return;
   StringRef op = node.opType;
@@ -226,7 +226,7 @@ void lowerReshapeLike(GraphBuilder &g, const Node &node) {
   } else if (op == "Squeeze" || op == "Unsqueeze") {
     std::vector<int64_t> axes;
     bool fromInput = g.model.opset >= 13;
-    if (fromInput && node.inputs.size() > 1 && !node.inputs[1].empty()) {
+    if (fromInput && node.hasInput(1)) {
       std::optional<std::vector<int64_t>> values = getConstantInts(g, node, 1);
       if (!values)
         return;
@@ -323,7 +323,7 @@ void lowerConcat(GraphBuilder &g, const Node &node) {
 }
 
 void lowerExpand(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.lookup(node.inputs[0]);
+  const GraphValue *x = g.input(node, 0);
   if (!x)
     return;
   std::optional<std::vector<int64_t>> target = getConstantInts(g, node, 1);
@@ -357,13 +357,10 @@ void lowerExpand(GraphBuilder &g, const Node &node) {
 /// Slice with starts, ends, axes and steps known at import: each output
 /// index `i` reads `start + i * step` along its axis.
 void lowerSlice(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.lookup(node.inputs[0]);
+  const GraphValue *x = g.input(node, 0);
   if (!x)
     return;
   std::vector<int64_t> starts, ends, axes, steps;
-  auto input = [&](unsigned i) {
-    return node.inputs.size() > i && !node.inputs[i].empty();
-  };
   if (g.model.opset < 10) {
     starts = node.getInts("starts").value_or(std::vector<int64_t>{});
     ends = node.getInts("ends").value_or(std::vector<int64_t>{});
@@ -371,7 +368,7 @@ void lowerSlice(GraphBuilder &g, const Node &node) {
   } else {
     for (auto [i, target] : {std::pair<unsigned, std::vector<int64_t> *>{1, &starts},
                              {2, &ends}, {3, &axes}, {4, &steps}}) {
-      if (!input(i))
+      if (!node.hasInput(i))
         continue;
       std::optional<std::vector<int64_t>> values = getConstantInts(g, node, i);
       if (!values)
@@ -471,14 +468,14 @@ void lowerConstantOfShape(GraphBuilder &g, const Node &node) {
 /// Split along an axis into parts of the given sizes (an input from opset
 /// 13, an attribute before), or equal parts.
 void lowerSplit(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.lookup(node.inputs[0]);
+  const GraphValue *x = g.input(node, 0);
   if (!x)
     return;
   std::optional<unsigned> axis = normalizeAxis(node.getInt("axis", 0), x->rank());
   if (!axis)
     return g.invalid("Split: axis out of range");
   std::vector<int64_t> sizes;
-  if (node.inputs.size() > 1 && !node.inputs[1].empty()) {
+  if (node.hasInput(1)) {
     std::optional<std::vector<int64_t>> given = getConstantInts(g, node, 1);
     if (!given)
       return;
@@ -519,8 +516,8 @@ void lowerSplit(GraphBuilder &g, const Node &node) {
 /// the indexed slice (run-time indices are a data-dependent access the IR
 /// does not have).
 void lowerGather(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.lookup(node.inputs[0]);
-  if (!x)
+  const GraphValue *x = g.input(node, 0);
+  if (!x || !g.input(node, 1))
     return;
   const Tensor *indices = g.findConstant(node.inputs[1]);
   if (!indices || indices->isFloat())
@@ -596,14 +593,14 @@ void lowerGather(GraphBuilder &g, const Node &node) {
 /// between types are outside the IR: a statement computes in one element
 /// type (kernel invariant S9).
 void lowerCast(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.lookup(node.inputs[0]);
+  const GraphValue *x = g.input(node, 0);
   if (!x)
     return;
   Type to;
   if (node.opType == "Cast") {
     to = g.getElementType(node.getInt("to", 0));
   } else {
-    const GraphValue *like = node.inputs.size() > 1 ? g.lookup(node.inputs[1]) : nullptr;
+    const GraphValue *like = g.input(node, 1);
     if (!like)
       return;
     to = like->type;

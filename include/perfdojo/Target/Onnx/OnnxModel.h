@@ -69,6 +69,10 @@ struct Node {
   std::vector<NodeAttribute> attributes;
 
   const NodeAttribute *getAttribute(llvm::StringRef attribute) const;
+  /// Whether optional input `index` is given (present and not "").
+  bool hasInput(unsigned index) const {
+    return index < inputs.size() && !inputs[index].empty();
+  }
   /// An int attribute, or `otherwise`.
   int64_t getInt(llvm::StringRef attribute, int64_t otherwise) const;
   double getFloat(llvm::StringRef attribute, double otherwise) const;

@@ -4,6 +4,7 @@
 
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -201,6 +202,15 @@ TargetDescription::lookup(llvm::StringRef name) {
   if (name == "snitch")
     return getSnitch();
   return getGpu(name);
+}
+
+llvm::Expected<TargetDescription>
+TargetDescription::lookupOrError(llvm::StringRef name) {
+  if (std::optional<TargetDescription> target = lookup(name))
+    return *target;
+  return llvm::createStringError("unknown target '" + name +
+                                 "' (expected one of: " +
+                                 llvm::join(getNames(), ", ") + ")");
 }
 
 llvm::SmallVector<llvm::StringRef> TargetDescription::getNames() {

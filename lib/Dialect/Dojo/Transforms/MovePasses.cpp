@@ -97,11 +97,10 @@ public:
     std::optional<SmallVector<MoveRequest>> script = parseScript();
     if (!script)
       return signalPassFailure();
-    MoveState state(kernel,
-                    MoveOptions{reassociate, TargetDescription::getDefault()});
-    for (const MoveRequest &request : *script)
-      if (failed(applyMove(state, request, kernel.getLoc())))
-        return signalPassFailure();
+    if (failed(applyMoves(kernel, *script,
+                          MoveOptions{reassociate,
+                                      TargetDescription::getDefault()})))
+      return signalPassFailure();
   }
 };
 

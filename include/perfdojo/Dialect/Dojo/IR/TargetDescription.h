@@ -16,6 +16,8 @@
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Target/Snitch/SnitchCore.h"
 
+#include "llvm/Support/Error.h"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -106,6 +108,8 @@ struct TargetDescription {
   static std::optional<TargetDescription> lookup(llvm::StringRef name);
   /// Every name lookup accepts, for messages.
   static llvm::SmallVector<llvm::StringRef> getNames();
+  /// lookup, or an error naming the unknown target and every known name.
+  static llvm::Expected<TargetDescription> lookupOrError(llvm::StringRef name);
 };
 
 } // namespace perfdojo

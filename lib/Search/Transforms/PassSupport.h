@@ -1,6 +1,6 @@
-//===- TargetOption.h - what the optimizing passes share ---------*- C++ -*-===//
-#ifndef PERFDOJO_LIB_SEARCH_TRANSFORMS_TARGETOPTION_H
-#define PERFDOJO_LIB_SEARCH_TRANSFORMS_TARGETOPTION_H
+//===- PassSupport.h - what the optimizing passes share ---------*- C++ -*-===//
+#ifndef PERFDOJO_LIB_SEARCH_TRANSFORMS_PASSSUPPORT_H
+#define PERFDOJO_LIB_SEARCH_TRANSFORMS_PASSSUPPORT_H
 
 #include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
 #include "perfdojo/Moves/Move.h"
@@ -12,12 +12,6 @@ namespace perfdojo {
 std::optional<TargetDescription> lookupTargetOption(dojo::KernelOp kernel,
                                                     llvm::StringRef name);
 
-/// Applies `moves` to `kernel` in place, each checked (the diagnostics of
-/// an illegal one are emitted at the kernel).
-mlir::LogicalResult replayMoves(dojo::KernelOp kernel,
-                                llvm::ArrayRef<MoveRequest> moves,
-                                const MoveOptions &options);
-
 /// Runs `transform` on every kernel at or below `root`, kernels in
 /// parallel where the context allows; fails if any kernel failed.
 mlir::LogicalResult
@@ -26,4 +20,4 @@ forEachKernel(mlir::Operation *root,
 
 } // namespace perfdojo
 
-#endif // PERFDOJO_LIB_SEARCH_TRANSFORMS_TARGETOPTION_H
+#endif // PERFDOJO_LIB_SEARCH_TRANSFORMS_PASSSUPPORT_H
