@@ -28,6 +28,9 @@ PACKAGES=(
   # inference, ONNX's backend node tests as its test suite, and its Python
   # package to write the example models (scripts/onnx-models.py).
   libonnx-dev libprotobuf-dev libonnx-testdata python3-onnx
+  # perfdojo-tune across MPI ranks (docs/distributed.md), and iproute2 for
+  # the test that runs two ranks on two hosts made of network namespaces.
+  openmpi-bin libopenmpi-dev iproute2
 )
 
 missing=()

@@ -30,7 +30,8 @@ llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
 tools = ["perfdojo-opt", "perfdojo-translate", "perfdojo-run", "perfdojo-fuzz-moves",
-         "perfdojo-fuzz-kernels", "perfdojo-search", "perfdojo-gpu-launch"]
+         "perfdojo-fuzz-kernels", "perfdojo-search", "perfdojo-gpu-launch",
+         "perfdojo-tune"]
 # The recording stand-in for the CUDA driver (unittests/GpuRuntime/
 # FakeCudaDriver.cpp): test/GpuRuntime runs the launcher on it. It checks
 # the host runtime's plumbing; no kernel runs.
@@ -117,3 +118,20 @@ for arch, sysroot_name in [("aarch64", "aarch64-linux-gnu"), ("riscv64", "riscv6
 # optional; the PTX path never needs it.
 if shutil.which("ptxas"):
     config.available_features.add("ptxas")
+
+# perfdojo-tune under MPI (test/Tune): `mpi` where the build has MPI and
+# mpirun exists; %mpirun allows root (CI runs as root) and more ranks than
+# cores (CI has 2). `netns` where this process may make network namespaces
+# (root with iproute2): the two-host test's hosts.
+mpirun = shutil.which("mpirun")
+if getattr(config, "perfdojo_enable_mpi", False) and mpirun:
+    config.available_features.add("mpi")
+    config.substitutions.append(
+        ("%mpirun", f"{mpirun} --allow-run-as-root --oversubscribe "
+                    "--mca btl self,tcp"))
+ip = shutil.which("ip") or "/usr/sbin/ip"
+if os.geteuid() == 0 and os.path.exists(ip):
+    probe = f"perfdojo-lit-probe-{os.getpid()}"
+    if subprocess.run([ip, "netns", "add", probe], capture_output=True).returncode == 0:
+        subprocess.run([ip, "netns", "del", probe], capture_output=True)
+        config.available_features.add("netns")

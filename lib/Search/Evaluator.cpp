@@ -2,57 +2,23 @@
 
 #include "perfdojo/Search/Evaluator.h"
 #include "perfdojo/Moves/Game.h"
+#include "perfdojo/Runtime/HostBuffer.h"
 #include "perfdojo/Runtime/RunOptions.h"
-#include "perfdojo/Runtime/RunReport.h"
 #include "perfdojo/Runtime/WorkCounts.h"
 
-#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
 
-#include <chrono>
 #include <climits>
 #include <cmath>
 
 using namespace perfdojo;
-
-llvm::StringRef perfdojo::stringifyEvaluationStatus(EvaluationStatus status) {
-  switch (status) {
-  case EvaluationStatus::Ok:
-    return "ok";
-  case EvaluationStatus::IllegalMove:
-    return "illegal-move";
-  case EvaluationStatus::Failed:
-    return "failed";
-  case EvaluationStatus::Crashed:
-    return "crashed";
-  case EvaluationStatus::Timeout:
-    return "timeout";
-  case EvaluationStatus::Mismatch:
-    return "mismatch";
-  case EvaluationStatus::Pruned:
-    return "pruned";
-  }
-  return "unknown";
-}
-
-static std::optional<EvaluationStatus> parseStatus(llvm::StringRef text) {
-  for (EvaluationStatus s :
-       {EvaluationStatus::Ok, EvaluationStatus::IllegalMove,
-        EvaluationStatus::Failed, EvaluationStatus::Crashed,
-        EvaluationStatus::Timeout, EvaluationStatus::Mismatch,
-        EvaluationStatus::Pruned})
-    if (stringifyEvaluationStatus(s) == text)
-      return s;
-  return std::nullopt;
-}
 
 unsigned perfdojo::getDefaultWorkerMemoryMiB(unsigned jobs) {
   int64_t mib = getPhysicalMemoryBytes() / (int64_t(1) << 20);
@@ -91,9 +57,14 @@ Evaluator::Evaluator(dojo::KernelOp original, std::string originalPath,
   if (this->options.jobs > 1 &&
       llvm::sys::fs::createTemporaryFile("perfdojo-timing", "lock", lockPath))
     lockPath.clear(); // without a lock file, workers time concurrently
-  if (!this->options.cacheDir.empty()) {
-    referencePath = this->options.cacheDir + "/" +
-                    hashKernelText(originalText) + ".f64-reference";
+  llvm::StringRef referenceDir = this->options.referenceDir.empty()
+                                    ? this->options.cacheDir
+                                    : this->options.referenceDir;
+  if (!referenceDir.empty()) {
+    llvm::sys::fs::create_directories(referenceDir);
+    referencePath = (referenceDir + "/" + hashKernelText(originalText) +
+                     ".f64-reference")
+                        .str();
   } else {
     llvm::SmallString<128> path;
     if (!llvm::sys::fs::getPotentiallyUniqueTempFileName("perfdojo-reference",
@@ -136,26 +107,17 @@ std::optional<Evaluation> Evaluator::lookup(const std::string &key) {
     // The persistent cache: one JSON file per program.
     std::string path = options.cacheDir + "/" + key + ".json";
     if (auto buffer = llvm::MemoryBuffer::getFile(path)) {
-      auto json = llvm::json::parse((*buffer)->getBuffer());
-      if (json) {
-        const llvm::json::Object *o = json->getAsObject();
-        Evaluation e;
+      Evaluation e;
+      llvm::Expected<llvm::json::Value> json =
+          llvm::json::parse((*buffer)->getBuffer());
+      llvm::json::Path::Root root;
+      // A file of another format is a miss: the candidate runs again.
+      if (json && fromJSON(*json, e, root)) {
         e.key = key;
-        auto status = o ? o->getString("status") : std::nullopt;
-        if (status && parseStatus(*status)) {
-          e.status = *parseStatus(*status);
-          e.seconds = o->getNumber("seconds").value_or(0);
-          if (std::optional<int64_t> cycles = o->getInteger("cycles"))
-            e.cycles = *cycles;
-          e.compileMs = o->getNumber("compile_ms").value_or(0);
-          e.workerSeconds = o->getNumber("worker_s").value_or(0);
-          e.message = o->getString("message").value_or("").str();
-          e.numerics = o->getBoolean("numerics").value_or(false);
-          it = cache.insert({key, e}).first;
-        }
-      } else {
-        llvm::consumeError(json.takeError());
+        it = cache.insert({key, e}).first;
       }
+      if (!json)
+        llvm::consumeError(json.takeError());
     }
   }
   if (it == cache.end())
@@ -289,6 +251,12 @@ Evaluation Evaluator::retime(llvm::ArrayRef<MoveRequest> moves,
                    repetitions);
 }
 
+void Evaluator::addKnown(const Evaluation &evaluation) {
+  Evaluation e = evaluation;
+  e.cached = false;
+  cache[e.key] = std::move(e);
+}
+
 void Evaluator::store(const Evaluation &e) {
   cache[e.key] = e;
   if (options.cacheDir.empty())
@@ -297,50 +265,26 @@ void Evaluator::store(const Evaluation &e) {
   llvm::raw_fd_ostream os(options.cacheDir + "/" + e.key + ".json", ec);
   if (ec)
     return;
-  llvm::json::Object o{{"status", stringifyEvaluationStatus(e.status)},
-                       {"seconds", e.seconds},
-                       {"compile_ms", e.compileMs},
-                       {"worker_s", e.workerSeconds},
-                       {"message", e.message},
-                       {"numerics", e.numerics}};
-  if (e.cycles)
-    o["cycles"] = int64_t(*e.cycles);
-  os << llvm::json::Value(std::move(o));
+  os << toJSON(e);
 }
 
-std::string Evaluator::describeMemoryLimit() const {
-  if (options.memoryLimitMiB == 0)
-    return "";
-  return " (workers may use " + std::to_string(options.memoryLimitMiB) +
-         " MiB: --worker-memory-mib)";
-}
-
-Evaluation Evaluator::runWorker(const std::string &text,
-                                const std::string &key,
-                                unsigned timeoutSeconds,
-                                unsigned repetitions) const {
-  Evaluation e;
-  e.key = key;
-  llvm::SmallString<128> kernelPath, outPath, errPath;
-  llvm::sys::fs::createTemporaryFile("perfdojo-candidate", "dojo", kernelPath);
-  llvm::sys::fs::createTemporaryFile("perfdojo-candidate", "json", outPath);
-  llvm::sys::fs::createTemporaryFile("perfdojo-candidate", "err", errPath);
-  llvm::scope_exit cleanup([&] {
-    llvm::sys::fs::remove(kernelPath);
-    llvm::sys::fs::remove(outPath);
-    llvm::sys::fs::remove(errPath);
-  });
-  {
-    std::error_code ec;
-    llvm::raw_fd_ostream os(kernelPath, ec);
-    os << text;
-  }
+WorkerJob Evaluator::makeJob(const std::string &text, const std::string &key,
+                             unsigned timeoutSeconds,
+                             unsigned repetitions) const {
+  WorkerJob job;
+  job.runner = options.runner;
+  job.text = text;
+  job.key = key;
+  job.timeoutSeconds = timeoutSeconds;
+  job.memoryLimitMiB = options.memoryLimitMiB;
+  job.baselinePath = originalPath;
+  job.timingLock = lockPath.str().str();
   // The original kernel is checked against the f64 reference (the
   // interpreter on shapes it can afford, see RunOptions::interpLimit, else
   // the original promoted to f64 and compiled) and saves the reference's
   // outputs with its own; every other candidate is checked against those,
   // or, before they exist, against the compiled f64 reference.
-  bool isOriginal = text == originalText;
+  job.isOriginal = text == originalText;
   bool haveReference =
       !referencePath.empty() && llvm::sys::fs::exists(referencePath);
   RunOptions run;
@@ -355,94 +299,24 @@ Evaluation Evaluator::runWorker(const std::string &text,
   run.repetitions = repetitions;
   run.interpLimit = options.interpLimit;
   if (haveReference)
-    run.referenceOutputs = referencePath;
-  else if (!isOriginal)
+    job.referencePath = referencePath;
+  else if (!job.isOriginal)
     run.referenceEngine = ReferenceEngine::Compiled;
   // The warm-up makes one call and then reads the remaining argument
   // copies: the timed calls find the same cold cache, and the serialized
   // data phase of every evaluation does not run the kernel once per copy.
   run.maxWarmupSeconds = 0;
-  run.timingLock = lockPath.str().str();
-  std::vector<std::string> flags = getRunFlags(run, originalPath);
-  if (isOriginal && !referencePath.empty() && !haveReference)
-    flags.push_back("--save-outputs=" + referencePath);
-  llvm::SmallVector<llvm::StringRef> args = {options.runner, kernelPath,
-                                             "--json"};
-  args.append(flags.begin(), flags.end());
-  std::optional<llvm::StringRef> redirects[] = {
-      llvm::StringRef(""), llvm::StringRef(outPath), llvm::StringRef(errPath)};
-  std::string error;
-  bool failedToRun = false;
-  auto start = std::chrono::steady_clock::now();
-  int rc = llvm::sys::ExecuteAndWait(options.runner, args, std::nullopt,
-                                     redirects, timeoutSeconds,
-                                     options.memoryLimitMiB, &error,
-                                     &failedToRun);
-  e.workerSeconds = std::chrono::duration<double>(
-                        std::chrono::steady_clock::now() - start)
-                        .count();
-  auto readFile = [](llvm::StringRef path) {
-    auto buffer = llvm::MemoryBuffer::getFile(path);
-    return buffer ? (*buffer)->getBuffer().str() : std::string();
-  };
-  std::string err = readFile(errPath);
-  if (failedToRun) {
-    e.status = EvaluationStatus::Crashed;
-    e.message = "cannot run " + options.runner + ": " + error;
-    return e;
-  }
-  if (rc == -2) {
-    bool timedOut = llvm::StringRef(error).contains("timed out");
-    e.status = timedOut ? EvaluationStatus::Timeout : EvaluationStatus::Crashed;
-    e.message = timedOut ? "exceeded " + std::to_string(timeoutSeconds) +
-                               " s"
-                         : error + (err.empty() ? "" : ": " + err) +
-                               describeMemoryLimit();
-    return e;
-  }
-  std::string out = readFile(outPath);
-  if (rc != 0) {
-    e.status = rc == 2 ? EvaluationStatus::Mismatch : EvaluationStatus::Failed;
-    e.message = llvm::StringRef(err).trim().str();
-    if (rc != 2)
-      e.message += describeMemoryLimit();
-    // A mismatch still prints its report: where the original kernel is
-    // itself off from the f64 reference, the mismatch is numerics.
-    if (rc == 2) {
-      if (llvm::Expected<RunReport> report = parseRunReport(out))
-        e.numerics = llvm::any_of(report->outputs, [](const OutputSummary &o) {
-          return !o.passed() && o.isOriginalOff();
-        });
-      else
-        llvm::consumeError(report.takeError());
-    }
-    return e;
-  }
-  llvm::Expected<RunReport> report = parseRunReport(out);
-  if (!report) {
-    e.status = EvaluationStatus::Crashed;
-    e.message = "the worker printed no report";
-    // A document of another schema version says so.
-    std::string reason = llvm::toString(report.takeError());
-    if (!llvm::StringRef(out).trim().empty())
-      e.message += ": " + reason;
-    return e;
-  }
-  e.status = EvaluationStatus::Ok;
-  e.seconds = report->medianSeconds;
-  // Valid, with what the run says about numerics: the original kernel's
-  // own error (measured once, by the original's run), and every output a
-  // candidate passes by reproducing it.
-  for (const OutputSummary &output : report->outputs)
-    if (!output.note.empty() &&
-        (isOriginal || (output.comparison && !output.comparison->passed())))
-      e.message +=
-          (e.message.empty() ? "" : "; ") + output.name + ": " + output.note;
-  if (report->compile)
-    e.compileMs = report->compile->totalMs;
-  if (report->snitch)
-    e.cycles = report->snitch->cycles;
-  return e;
+  job.flags = getRunFlags(run, /*baselinePath=*/"");
+  if (job.isOriginal && !haveReference)
+    job.saveReferencePath = referencePath;
+  return job;
+}
+
+Evaluation Evaluator::runWorker(const std::string &text,
+                                const std::string &key,
+                                unsigned timeoutSeconds,
+                                unsigned repetitions) const {
+  return pool->run(makeJob(text, key, timeoutSeconds, repetitions));
 }
 
 /// Whether candidates for `chip` can run here: NVIDIA chips run through

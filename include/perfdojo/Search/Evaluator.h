@@ -22,6 +22,8 @@
 #define PERFDOJO_SEARCH_EVALUATOR_H
 
 #include "perfdojo/Moves/Move.h"
+#include "perfdojo/Search/Evaluation.h"
+#include "perfdojo/Search/WorkerJob.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 #include "perfdojo/Runtime/RunOptions.h"
 
@@ -33,39 +35,6 @@
 #include <vector>
 
 namespace perfdojo {
-
-enum class EvaluationStatus {
-  Ok,          ///< compiled, validated, timed
-  IllegalMove, ///< a move of the sequence was refused (not run)
-  Failed,      ///< the worker reported an error (lowering, compilation)
-  Crashed,     ///< the worker died (signal) or produced no report
-  Timeout,     ///< the worker exceeded the time limit
-  Mismatch,    ///< outputs differ from the f64 reference: a legality bug
-               ///< unless `Evaluation::numerics`
-  Pruned,      ///< not run: far more work than the original (see
-               ///< EvaluatorOptions::maxWorkRatio)
-};
-llvm::StringRef stringifyEvaluationStatus(EvaluationStatus status);
-
-struct Evaluation {
-  EvaluationStatus status = EvaluationStatus::Failed;
-  /// Median run time in seconds (status Ok only).
-  double seconds = 0;
-  /// Cycles of a run on the Snitch model (status Ok, Snitch target only).
-  std::optional<uint64_t> cycles;
-  double compileMs = 0;
-  /// Wall-clock seconds of the worker process (0 when not run).
-  double workerSeconds = 0;
-  /// Hash of the canonical kernel text: the cache key.
-  std::string key;
-  std::string message;
-  /// Mismatch only: the original kernel is itself off from the f64
-  /// reference on an output this candidate does not match, so the mismatch
-  /// is numerics (rounding, overflow), not a legality bug.
-  bool numerics = false;
-  bool cached = false;
-  bool ok() const { return status == EvaluationStatus::Ok; }
-};
 
 struct EvaluatorOptions {
   /// The `perfdojo-run` executable.
@@ -91,6 +60,10 @@ struct EvaluatorOptions {
   double maxWorkRatio = 4;
   /// Persistent cache directory ("" for memory only).
   std::string cacheDir;
+  /// Where the original's reference outputs are kept across runs, as
+  /// `<hash of the original>.f64-reference` ("": the cache directory, or a
+  /// temporary file without one).
+  std::string referenceDir;
   /// The GPU chip candidates run on (`perfdojo-run --engine=cuda`), or ""
   /// for the CPU. `moves.target` describes the same target.
   std::string gpuChip;
@@ -147,6 +120,16 @@ public:
   /// The candidate's canonical text, or an error if a move is illegal.
   llvm::Expected<std::string> materialize(llvm::ArrayRef<MoveRequest> moves);
 
+  /// Runs the worker jobs through `pool` from now on (null: here, the
+  /// default). The pool outlives the evaluator's use of it.
+  void setWorkerPool(WorkerPool *pool) {
+    this->pool = pool ? pool : &localPool;
+  }
+
+  /// Adds an evaluation known from elsewhere (perfdojo-tune's records of an
+  /// earlier run) to the cache: a candidate of its key is a cache hit.
+  void addKnown(const Evaluation &evaluation);
+
   unsigned getCacheHits() const { return cacheHits; }
   unsigned getWorkerRuns() const { return workerRuns; }
   unsigned getJobs() const { return options.jobs; }
@@ -159,9 +142,9 @@ private:
   };
   llvm::Expected<Candidate> build(llvm::ArrayRef<MoveRequest> moves);
   std::optional<Evaluation> lookup(const std::string &key);
-  /// " (workers may use N MiB: ...)" after a worker's failure message when
-  /// a memory limit is set: running out of it looks like any other failure.
-  std::string describeMemoryLimit() const;
+  /// The worker job that evaluates `text`.
+  WorkerJob makeJob(const std::string &text, const std::string &key,
+                    unsigned timeoutSeconds, unsigned repetitions) const;
   Evaluation runWorker(const std::string &text, const std::string &key,
                        unsigned timeoutSeconds, unsigned repetitions) const;
   /// The cache key of a candidate's canonical text.
@@ -174,6 +157,8 @@ private:
   int64_t originalWork = 0;
   EvaluatorOptions options;
   llvm::StringMap<Evaluation> cache;
+  LocalWorkerPool localPool;
+  WorkerPool *pool = &localPool;
   unsigned cacheHits = 0, workerRuns = 0;
   /// Worker seconds of the original kernel, once it ran.
   double originalWorkerSeconds = 0;
