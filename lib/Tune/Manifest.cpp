@@ -45,11 +45,14 @@ std::string EntryReader::read() {
   static const char *known[] = {"kernel",         "name",   "threads",
                                 "strategy",       "budget_evals",
                                 "budget_seconds", "seed",   "target"};
+  // The kernel first: the errors about the other fields name it.
+  if (std::string error = readKernel(); !error.empty())
+    return error;
   for (const auto &field : object)
     if (!llvm::is_contained(known, llvm::StringRef(field.first)))
       return field.first.str() + ": unknown field (expected one of " +
              llvm::join(llvm::ArrayRef(known), ", ") + ")";
-  for (auto step : {&EntryReader::readKernel, &EntryReader::readThreads,
+  for (auto step : {&EntryReader::readThreads,
                     &EntryReader::readStrategy, &EntryReader::readBudget,
                     &EntryReader::readOthers})
     if (std::string error = (this->*step)(); !error.empty())

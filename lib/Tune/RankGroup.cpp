@@ -7,6 +7,7 @@
 #include <mpi.h>
 #endif
 
+#include <cstdlib>
 #include <unistd.h>
 
 using namespace perfdojo::tune;
@@ -26,8 +27,22 @@ bool RankGroup::hasMpi() {
 #endif
 }
 
+/// Whether an MPI launcher started this process: each sets its ranks'
+/// environment (OpenMPI's mpirun, MPICH's Hydra, PMI and PMIx, Slurm's
+/// srun). Started by hand, the tool is one process and skips MPI_Init,
+/// which costs a singleton MPI start.
+static bool startedByLauncher() {
+  for (const char *name : {"OMPI_COMM_WORLD_SIZE", "PMI_SIZE", "PMI_RANK",
+                           "PMIX_RANK", "SLURM_PROCID"})
+    if (getenv(name))
+      return true;
+  return false;
+}
+
 RankGroup::RankGroup(int &argc, char **&argv) {
 #ifdef PERFDOJO_WITH_MPI
+  if (!startedByLauncher())
+    return;
   // Rank 0 runs its tuning threads beside the one that talks MPI.
   int provided = 0;
   if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) ==

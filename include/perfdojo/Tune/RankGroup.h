@@ -3,8 +3,9 @@
 // perfdojo-tune runs as one process or as the ranks of an MPI job
 // (`mpirun -n N`, `srun`): rank 0 coordinates, the others evaluate
 // candidates. A RankGroup is MPI's world when the build has MPI
-// (PERFDOJO_ENABLE_MPI) and this process was started by an MPI launcher;
-// otherwise this process alone, with no MPI call made.
+// (PERFDOJO_ENABLE_MPI) and this process was started by an MPI launcher
+// (its environment says so); otherwise this process alone, with no MPI call
+// made.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_TUNE_RANKGROUP_H
@@ -18,7 +19,8 @@ namespace perfdojo::tune {
 class RankGroup {
 public:
   /// Initializes MPI (one thread makes MPI calls: the one that calls this)
-  /// when the build has it; `argc` and `argv` are MPI_Init's.
+  /// when the build has it and a launcher started this process; `argc` and
+  /// `argv` are MPI_Init's.
   RankGroup(int &argc, char **&argv);
   /// Finalizes MPI.
   ~RankGroup();
