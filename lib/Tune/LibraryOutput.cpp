@@ -135,6 +135,9 @@ llvm::Error tune::writeLibrary(const LibraryTuner &tuner, const RecordLog &log,
       {"evaluations_reused", tuner.getEvaluationsReused()},
       {"evaluations_per_minute", facts.evaluationsPerMinute},
       {"coordinator_s_per_result", facts.coordinatorSecondsPerResult},
+      {"dispatch_s_per_result", facts.dispatchSecondsPerResult},
+      {"worker_s_per_evaluation", facts.workerSecondsPerEvaluation},
+      {"saturation_ranks", facts.saturationRanks()},
       {"header", library->getBody()->empty() ? llvm::json::Value(nullptr)
                                               : llvm::json::Value(kHeaderFile)}};
   std::string json;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Tune/MpiWorkerPool.h"
+#include "perfdojo/Search/Evaluator.h"
 #include "perfdojo/Support/FileIO.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -208,6 +209,10 @@ void tune::serveWorkerJobs(const RankGroup &group, llvm::StringRef runId) {
   llvm::sys::path::append(directory, "perfdojo-tune-" + runId + "-rank" +
                                          std::to_string(group.getRank()));
   llvm::sys::fs::create_directories(directory);
+  // Without a memory limit from rank 0, the ranks of this host share its
+  // memory (as the local workers of one process do).
+  unsigned defaultMemoryMiB =
+      getDefaultWorkerMemoryMiB(unsigned(group.getRanksOnHost()));
   // Rank 0's paths -> this rank's copies.
   llvm::StringMap<std::string> local;
   auto localPath = [&](llvm::StringRef path) {
@@ -249,6 +254,8 @@ void tune::serveWorkerJobs(const RankGroup &group, llvm::StringRef runId) {
       if (!rankZeroSave.empty())
         job.saveReferencePath = localPath(rankZeroSave);
       job.timingLock = lock;
+      if (job.memoryLimitMiB == 0)
+        job.memoryLimitMiB = defaultMemoryMiB;
       e = runWorkerJob(job);
       if (!rankZeroSave.empty() && llvm::sys::fs::exists(job.saveReferencePath)) {
         if (std::optional<std::string> bytes =

@@ -83,6 +83,13 @@ bool RankGroup::start(bool go, std::string &runId) {
   if (rank == 0)
     for (int r = 0; r < size; ++r)
       hosts.push_back(all.data() + size_t(r) * MPI_MAX_PROCESSOR_NAME);
+  // The ranks that share this rank's memory.
+  MPI_Comm local;
+  if (MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank,
+                          MPI_INFO_NULL, &local) == MPI_SUCCESS) {
+    MPI_Comm_size(local, &ranksOnHost);
+    MPI_Comm_free(&local);
+  }
 #endif
   return go;
 }

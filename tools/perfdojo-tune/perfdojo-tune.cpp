@@ -31,6 +31,8 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/RandomNumberGenerator.h"
 
+#include <sys/resource.h>
+
 #include <atomic>
 #include <random>
 #include <thread>
@@ -63,7 +65,8 @@ static cl::opt<unsigned> timeout(
 static cl::opt<unsigned> workerMemory(
     "worker-memory-mib", cl::init(0),
     cl::desc("Memory limit of each evaluation worker in MiB (default 0: the "
-             "machine's memory divided by the workers that share it)"),
+             "host's memory divided by the workers that share it: --jobs, "
+             "or the MPI ranks on that host)"),
     cl::cat(tuneCategory));
 static cl::opt<double> maxWorkRatio(
     "max-work-ratio", cl::init(4),
@@ -103,6 +106,16 @@ static cl::opt<bool> quiet("quiet", cl::init(false),
                            cl::cat(tuneCategory));
 
 static void anchor() {}
+
+/// This process's CPU time (its threads, not its children: the local
+/// workers are children).
+static double getCpuSeconds() {
+  struct rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) != 0)
+    return 0;
+  auto seconds = [](const timeval &t) { return t.tv_sec + t.tv_usec * 1e-6; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
+}
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "perfdojo-tune: " << message << "\n";
@@ -165,7 +178,11 @@ static void printSummary(const LibraryTuner &tuner, const RecordLog &log,
      << tuner.getReusedUnits() << " unit(s) finished earlier";
   if (facts.coordinatorSecondsPerResult > 0)
     os << "; coordinator "
-       << formatSeconds(facts.coordinatorSecondsPerResult) << " per result";
+       << formatSeconds(facts.coordinatorSecondsPerResult)
+       << " CPU per result, "
+       << formatSeconds(facts.workerSecondsPerEvaluation)
+       << " per evaluation on a rank: one coordinator keeps about "
+       << llvm::format("%.0f", facts.saturationRanks()) << " ranks busy";
   os << "\n";
 }
 
@@ -224,9 +241,11 @@ static llvm::Expected<Setup> prepare(const RankGroup &group,
   // side so that strategies which evaluate one candidate at a time do too.
   options.jobsPerUnit = workers;
   options.concurrentUnits = group.getSize() > 1 ? workers : 1;
+  // Under MPI, 0 lets each rank divide its host's memory among the ranks
+  // there (serveWorkerJobs).
   options.memoryLimitMiB =
       workerMemory ? workerMemory.getValue()
-                   : getDefaultWorkerMemoryMiB(group.getSize() > 1 ? 1 : workers);
+                   : group.getSize() > 1 ? 0 : getDefaultWorkerMemoryMiB(workers);
   options.workersLabel =
       group.getSize() > 1
           ? std::to_string(workers) + " worker rank" + (workers == 1 ? "" : "s")
@@ -280,9 +299,12 @@ int main(int argc, char **argv) {
   RunFacts facts;
   facts.ranks = group.getSize();
   facts.hosts = group.getHosts();
+  double cpuBefore = getCpuSeconds();
+  unsigned jobsRun = 0;
   if (group.getSize() == 1) {
     LocalWorkerPool pool;
     tuner.run(pool);
+    jobsRun = tuner.getEvaluationsRun();
   } else {
 #ifdef PERFDOJO_WITH_MPI
     MpiWorkerPool pool(group);
@@ -293,11 +315,18 @@ int main(int argc, char **argv) {
     });
     pool.serve([&] { return done.load(); });
     searches.join();
-    if (pool.getResults())
-      facts.coordinatorSecondsPerResult =
-          pool.getCoordinatorSeconds() / pool.getResults();
+    jobsRun = pool.getResults();
+    if (jobsRun)
+      facts.dispatchSecondsPerResult =
+          pool.getCoordinatorSeconds() / jobsRun;
 #endif
   }
+  if (jobsRun)
+    facts.coordinatorSecondsPerResult =
+        (getCpuSeconds() - cpuBefore) / jobsRun;
+  if (tuner.getEvaluationsRun())
+    facts.workerSecondsPerEvaluation =
+        tuner.getWorkerSeconds() / tuner.getEvaluationsRun();
   if (tuner.getElapsedSeconds() > 0)
     facts.evaluationsPerMinute =
         tuner.getEvaluationsRun() * 60.0 / tuner.getElapsedSeconds();

@@ -22,8 +22,22 @@ struct RunFacts {
   std::vector<std::string> hosts;
   /// Evaluations per minute across the workers during this run.
   double evaluationsPerMinute = 0;
-  /// Coordinator seconds per evaluation result (MPI runs; 0 otherwise).
+  /// Rank 0's CPU seconds per worker job while tuning: its strategies,
+  /// building candidates, records and, under MPI, the dispatch loop (0
+  /// when nothing ran).
   double coordinatorSecondsPerResult = 0;
+  /// The part of it in the MPI dispatch loop (0 without ranks).
+  double dispatchSecondsPerResult = 0;
+  /// Mean wall-clock seconds of a worker job (compile, validate, time).
+  double workerSecondsPerEvaluation = 0;
+  /// Worker ranks one coordinator keeps busy: a rank returns a result every
+  /// workerSecondsPerEvaluation, and each result costs the coordinator
+  /// coordinatorSecondsPerResult (0 when not measured).
+  double saturationRanks() const {
+    return coordinatorSecondsPerResult > 0
+               ? workerSecondsPerEvaluation / coordinatorSecondsPerResult
+               : 0;
+  }
 };
 
 /// The report.json file name, objects directory and header file name.

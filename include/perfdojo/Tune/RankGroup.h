@@ -41,9 +41,11 @@ public:
 
   /// Host names by rank (rank 0, after start).
   const std::vector<std::string> &getHosts() const { return hosts; }
+  /// Ranks that share this rank's memory, this one included (after start).
+  int getRanksOnHost() const { return ranksOnHost; }
 
 private:
-  int rank = 0, size = 1;
+  int rank = 0, size = 1, ranksOnHost = 1;
   bool initialized = false;
   std::vector<std::string> hosts;
 };
