@@ -176,6 +176,11 @@ void MpiWorkerPool::receive() {
 }
 
 void MpiWorkerPool::serve(llvm::function_ref<bool()> finished) {
+  // How long to wait for a new job before looking for results again: short
+  // while results come in, backing off to 5 ms while none do (a job takes
+  // far longer), so that polling costs rank 0 little CPU.
+  using std::chrono::microseconds;
+  microseconds wait(250);
   while (true) {
     std::unique_lock<std::mutex> lock(mutex);
     while (!idle.empty() && !queue.empty()) {
@@ -193,10 +198,13 @@ void MpiWorkerPool::serve(llvm::function_ref<bool()> finished) {
     }
     if (queue.empty() && busy.empty() && finished())
       break;
-    // Wake for a new job at once, else look for results every millisecond.
-    queued.wait_for(lock, std::chrono::milliseconds(busy.empty() ? 20 : 1));
+    // Wake for a new job at once, else look for results after `wait`.
+    queued.wait_for(lock, busy.empty() ? microseconds(20000) : wait);
     lock.unlock();
+    unsigned before = results;
     receive();
+    wait = results != before ? microseconds(250)
+                             : std::min(wait * 2, microseconds(5000));
   }
   for (int worker : idle)
     MPI_Send(nullptr, 0, MPI_CHAR, worker, kStop, MPI_COMM_WORLD);
