@@ -27,6 +27,7 @@ bool RankGroup::hasMpi() {
 #endif
 }
 
+#ifdef PERFDOJO_WITH_MPI
 /// Whether an MPI launcher started this process: each sets its ranks'
 /// environment (OpenMPI's mpirun, MPICH's Hydra, PMI and PMIx, Slurm's
 /// srun). Started by hand, the tool is one process and skips MPI_Init,
@@ -38,6 +39,7 @@ static bool startedByLauncher() {
       return true;
   return false;
 }
+#endif
 
 RankGroup::RankGroup(int &argc, char **&argv) {
 #ifdef PERFDOJO_WITH_MPI

@@ -46,7 +46,7 @@ public:
 
 private:
   int rank = 0, size = 1, ranksOnHost = 1;
-  bool initialized = false;
+  [[maybe_unused]] bool initialized = false;
   std::vector<std::string> hosts;
 };
 
