@@ -279,5 +279,8 @@ void tune::serveWorkerJobs(const RankGroup &group, llvm::StringRef runId) {
     if (!saved.empty())
       sendBlob(0, saved);
   }
+  // Rank 0 stops the ranks once no job is left anywhere: no rank of this
+  // host takes the lock again.
+  llvm::sys::fs::remove(lock);
   llvm::sys::fs::remove_directories(directory);
 }
