@@ -20,10 +20,22 @@
 #include <ATen/Parallel.h>
 
 #include <algorithm>
+#include <dlfcn.h>
 #include <stdexcept>
 
 using namespace mlir;
 using namespace perfdojo;
+
+/// libtorch's threads and its BLAS's. Debian's libtorch calls sgemm in
+/// OpenBLAS, whose thread count at::set_num_threads does not set: without
+/// this, a matmul "on 1 thread" ran on every core. Where the BLAS is not
+/// OpenBLAS, there is no such entry point and nothing more to hold.
+static void setLibtorchThreads(unsigned threads) {
+  at::set_num_threads(int(threads));
+  if (auto setBlasThreads = reinterpret_cast<void (*)(int)>(
+          dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
+    setBlasThreads(int(threads));
+}
 
 char TorchBaselineError::ID = 0;
 
@@ -177,7 +189,7 @@ perfdojo::runTorchBaseline(dojo::KernelOp kernel, llvm::StringRef name,
   result.operatorName = name.str();
   result.kernelName = kernel.getSymName().str();
   result.threads = options.threads;
-  at::set_num_threads(options.threads);
+  setLibtorchThreads(options.threads);
   {
     std::vector<HostBuffer> validationArgs = inputs;
     Tensors out;
