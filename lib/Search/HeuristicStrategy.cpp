@@ -29,8 +29,8 @@
 //   3. memory: reuse buffer dimensions until exhaustion, then move internal
 //      buffers to registers (else the stack) where they fit;
 //   4. parallelize every top-level scope that can run in parallel (through
-//      single-iteration scopes, and through an illegal one, to its only
-//      child scope).
+//      an illegal one, to its only child scope; through a single-iteration
+//      one, to each of its child scopes).
 //
 // Deterministic candidates, each distinct program evaluated once: the
 // original; when the kernel has a blocking site, rules 0-4 with five
@@ -200,29 +200,45 @@ void placeMemory(Game &game) {
   placeInternalBuffers(game);
 }
 
-/// `set_parallel` on every top-level scope, or where that is illegal or
-/// the scope has a single iteration, on its only child scope, and so on.
+/// `set_parallel` on the scope `selector` names; where that is illegal, on
+/// its only child scope, and so on. A single-iteration scope has no
+/// parallelism of its own: each of its child scopes is parallelized instead
+/// (a batch of one holding several nests, say), each a parallel region of
+/// its own but entered once.
+void parallelizeNest(Game &game, const std::string &selector) {
+  auto node = resolveNode(game.getKernel(), selector);
+  if (!node) {
+    llvm::consumeError(node.takeError());
+    return;
+  }
+  auto scope = llvm::dyn_cast<ScopeOp>(*node);
+  while (scope && scope.getMode() == Mode::seq) {
+    if (scope.getSize() == 1) {
+      llvm::SmallVector<std::string> children;
+      for (mlir::Operation &op : scope.getBlock())
+        if (auto child = llvm::dyn_cast<ScopeOp>(op))
+          children.push_back(getNodeSelector(child));
+      // Setting a mode moves no node: the selectors stay valid.
+      for (const std::string &child : children)
+        parallelizeNest(game, child);
+      return;
+    }
+    if (tryApply(game, makeMove(MoveKind::SetParallel, getNodeSelector(scope))))
+      return;
+    if (!llvm::hasSingleElement(scope.getBlock()))
+      return;
+    scope = llvm::dyn_cast<ScopeOp>(scope.getBlock().front());
+  }
+}
+
+/// `parallelizeNest` on every top-level scope.
 void parallelize(Game &game) {
   llvm::SmallVector<std::string> tops;
   for (mlir::Operation &op : game.getKernel().getBlock())
     if (auto scope = llvm::dyn_cast<ScopeOp>(op))
       tops.push_back(getNodeSelector(scope));
-  for (const std::string &selector : tops) {
-    auto node = resolveNode(game.getKernel(), selector);
-    if (!node) {
-      llvm::consumeError(node.takeError());
-      continue;
-    }
-    auto scope = llvm::dyn_cast<ScopeOp>(*node);
-    while (scope && scope.getMode() == Mode::seq) {
-      if (scope.getSize() > 1 &&
-          tryApply(game, makeMove(MoveKind::SetParallel, getNodeSelector(scope))))
-        break;
-      if (!llvm::hasSingleElement(scope.getBlock()))
-        break;
-      scope = llvm::dyn_cast<ScopeOp>(scope.getBlock().front());
-    }
-  }
+  for (const std::string &selector : tops)
+    parallelizeNest(game, selector);
 }
 class HeuristicStrategy : public Strategy {
 public:
