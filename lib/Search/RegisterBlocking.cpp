@@ -10,14 +10,17 @@
 //            rows: another output variable that the stride-1 operands do
 //            not use (each vector load then serves every row), else the
 //            innermost other output variable;
-//   tiles:   rows r (a divisor <= 8) x u vectors (a divisor of the lane
-//            size / W, <= 8), r*u within 3/4 of the vector registers (32
-//            with 64-byte vectors, else 16), ranked by r*u / (r+u), FMAs
-//            per load; lanes narrower than W: a scalar tile (W = 1);
+//   tiles:   rows r (<= 8) x u vectors (a divisor of the lane size / W,
+//            <= 8), r*u within 3/4 of the vector registers (32 with 64-byte
+//            vectors, else 16), ranked by r*u / (r+u), FMAs per load, of
+//            the tile and of the remainder rows' tile weighted by rows;
+//            lanes narrower than W: a scalar tile (W = 1);
 //   moves:   split_off until R's scopes are a perfect nest (keeping the
 //            initialization leaf `c = 0` right before the reduction scopes
 //            with them); cut_scope the lane scope at a multiple of W (the
-//            remainder becomes a scalar tile); split_scope lanes by W and u,
+//            remainder becomes a scalar tile) and the row scope at a
+//            multiple of r (the remainder rows become a tile of their own,
+//            of the same vectors); split_scope lanes by W and u,
 //            rows by r, [the first reduction by a cache tile];
 //            swap_nested_scopes to (outer output scopes, [k outer], row
 //            tiles, column tiles, r, u, W) above the initialization,
@@ -87,26 +90,47 @@ llvm::SmallVector<int64_t> getDivisors(int64_t n, int64_t max) {
 }
 
 /// Register tiles: rows x vectors accumulators within 3/4 of the vector
-/// registers of the target, ranked by FMAs per load
-/// (r*u / (r+u)), then by size. Scalar tiles (W = 1) take up to 12 columns.
-void rankTiles(BlockSite &site, const MoveOptions &options) {
+/// registers of the target, ranked by FMAs per load over the row scope (an
+/// r x u tile makes r + u loads, one per row of the broadcast operand and
+/// one per vector of the contiguous one, for r*u FMAs), then tiles that divide the rows first, then
+/// by size. Scalar tiles (W = 1) take up to 12 columns. With
+/// `rowRemainder`, the rows of a tile need not divide the row scope: the
+/// remainder rows become a tile of their own (of the same vectors), whose
+/// loads and FMAs count too (a row count with no divisor but 1, 197 say,
+/// still gets a tall tile).
+void rankTiles(BlockSite &site, const MoveOptions &options,
+               bool rowRemainder) {
   int64_t registers = options.target.vectorRegisters;
   int64_t maxAccumulators = registers * 3 / 4;
   int64_t rowSize = site.row ? site.sizes[*site.row] : 1;
   struct Ranked {
     int64_t rows, vectors;
     double reuse;
+    bool divides;
   };
+  llvm::SmallVector<int64_t> rowTiles;
+  for (int64_t r = 1; r <= std::min<int64_t>(rowSize, 8); ++r)
+    if (rowRemainder || rowSize % r == 0)
+      rowTiles.push_back(r);
   llvm::SmallVector<Ranked> ranked;
-  for (int64_t r : getDivisors(rowSize, 8))
+  for (int64_t r : rowTiles)
     for (int64_t u : getDivisors(site.laneMain / site.width,
-                                 site.width == 1 ? 12 : 8))
-      if (r * u <= maxAccumulators && r * u >= 2)
-        ranked.push_back({r, u, double(r * u) / double(r + u)});
+                                 site.width == 1 ? 12 : 8)) {
+      if (r * u > maxAccumulators || r * u < 2)
+        continue;
+      // Per reduction step: rowSize / r tiles of r + u loads each, and the
+      // remainder's rest + u; rowSize * u FMAs in all.
+      int64_t rest = rowSize % r;
+      double loads = double(rowSize / r) * double(r + u) +
+                     (rest ? double(rest + u) : 0.0);
+      ranked.push_back({r, u, double(rowSize * u) / loads, rest == 0});
+    }
   // A total order: deterministic with an unstable sort.
   llvm::sort(ranked, [](const Ranked &a, const Ranked &b) {
     if (a.reuse != b.reuse)
       return a.reuse > b.reuse;
+    if (a.divides != b.divides)
+      return a.divides;
     if (a.rows * a.vectors != b.rows * b.vectors)
       return a.rows * a.vectors > b.rows * b.vectors;
     return a.vectors > b.vectors;
@@ -193,7 +217,7 @@ std::optional<BlockSite> analyzeSite(KernelOp kernel, LeafOp leaf,
   for (unsigned d : outputDepths)
     if (d != site.lane && d != site.row)
       site.outer.push_back(d);
-  rankTiles(site, options);
+  rankTiles(site, options, /*rowRemainder=*/true);
   if (site.tiles.empty())
     return std::nullopt;
   ScopeOp first = scopes[site.reductions.front()];
@@ -365,9 +389,23 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
         !nest.isolate(keep))
       return fail();
   }
+  int64_t rowSize = site.row ? site.sizes[*site.row] : 1;
+  llvm::SmallVector<std::pair<int64_t, int64_t>> tiles(site.tiles);
+  if (variant.dividingRows)
+    llvm::erase_if(tiles, [&](auto tile) { return rowSize % tile.first; });
+  if (tiles.empty())
+    return fail();
+  auto [rows, vectors] = tiles[std::min<size_t>(variant.tile, tiles.size() - 1)];
+  // Rows that the tile does not divide: the remainder rows are cut off
+  // (inside the lanes' main part) and blocked as a tile of their own below.
+  int64_t rowMain = rows > 1 ? rowSize / rows * rows : rowSize;
+  bool cutRows = rowMain != rowSize;
+  if (cutRows) {
+    if (!nest.apply(MoveKind::CutScope, nest.at(*site.row), {rowMain}) ||
+        !nest.isolate(keep))
+      return fail();
+  }
   nest.initLabels();
-  auto [rows, vectors] = site.tiles[std::min<size_t>(variant.tile,
-                                                     site.tiles.size() - 1)];
   int lane = site.lane;
   bool vector = site.width > 1;
   if (vector) {
@@ -384,7 +422,7 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
       return fail();
   }
   if (site.row && rows > 1) {
-    if (rows == site.sizes[*site.row])
+    if (rows == rowMain)
       nest.relabel(*site.row, NestBuilder::kRowsIn);
     else if (!nest.split(*site.row, rows, NestBuilder::kRowsIn))
       return fail();
@@ -443,16 +481,30 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
     else
       nest.apply(MoveKind::SetUnroll, at);
   }
-  if (cut) {
-    // The remainder: the next writer of the array (after the copy of the
-    // initialization), a scalar tile.
+  // The remainders follow the main tile in text order: the remainder rows
+  // (of the lanes' main part), then the remainder lanes (of every row);
+  // each is the next writer of the array after the previous part's
+  // initialization copy and leaf.
+  unsigned writersPerPart = keepInit ? 2 : 1;
+  if (cutRows) {
     BlockSite rest = site;
-    rest.leaf.ordinal += keepInit ? 2 : 1;
+    rest.leaf.ordinal += writersPerPart;
+    rest.hasInit = keepInit;
+    rest.sizes[*site.row] = rowSize - rowMain;
+    rest.sizes[site.lane] = site.laneMain;
+    rankTiles(rest, options, /*rowRemainder=*/false);
+    if (!rest.tiles.empty())
+      block(game, rest, BlockVariant{0, variant.columnsOuter, false}, options);
+  }
+  if (cut) {
+    // A scalar tile.
+    BlockSite rest = site;
+    rest.leaf.ordinal += writersPerPart * (cutRows ? 2 : 1);
     rest.hasInit = keepInit;
     rest.sizes[site.lane] -= site.laneMain;
     rest.laneMain = rest.sizes[site.lane];
     rest.width = 1;
-    rankTiles(rest, options);
+    rankTiles(rest, options, /*rowRemainder=*/false);
     if (!rest.tiles.empty())
       block(game, rest, BlockVariant{}, options);
   }

@@ -54,6 +54,9 @@ struct BlockVariant {
   unsigned tile = 0;
   bool columnsOuter = false;
   bool cacheTile = false;
+  /// Rank `tile` among the tiles whose rows divide the row scope only (no
+  /// tile of remainder rows).
+  bool dividingRows = false;
 };
 
 /// Every register-blocking site of `kernel`, in text order.
