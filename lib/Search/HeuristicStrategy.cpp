@@ -37,7 +37,10 @@
 // variants of rule 0 (the best-ranked tile with row tiles outside column
 // tiles, the same with column tiles outside, the second- and third-ranked
 // tiles, the best tile with the reduction cache-tiled, and the best tile
-// whose rows divide the row scope, cache-tiled); rules 1-4 alone.
+// whose rows divide the row scope, cache-tiled); where a site's lanes are
+// narrower than a vector, the relayout for lanes (RegisterBlocking.h
+// relayoutForLanes) then rules 0-4 (the best tile, and cache-tiled); rules
+// 1-4 alone.
 // The fastest valid one is the result; without timing (the `dojo-heuristic`
 // pass, RuleCandidates.h) the first one is.
 //
@@ -322,6 +325,26 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
       // Later sites first: a cut duplicates the blocked leaf, which
       // renumbers the later writers of its array.
       for (const BlockSite &site : llvm::reverse(sites))
+        blocked |= blockSite(game, site, variant, options);
+      if (blocked)
+        finish(game);
+    }
+  }
+  // Sites whose lanes are narrower than a vector: the kernel relayouted so
+  // that another output variable carries the lanes, then blocked (the
+  // best tile, and cache-tiled).
+  if (llvm::any_of(sites, [](const BlockSite &s) { return s.width == 1; })) {
+    for (const BlockVariant &variant :
+         {BlockVariant{0, false, false, false},
+          BlockVariant{0, false, true, false}}) {
+      if (full())
+        return candidates;
+      Game game(original, options);
+      if (!relayoutForLanes(game, options))
+        break;
+      bool blocked = false;
+      std::vector<BlockSite> relaid = findBlockSites(game.getKernel(), options);
+      for (const BlockSite &site : llvm::reverse(relaid))
         blocked |= blockSite(game, site, variant, options);
       if (blocked)
         finish(game);

@@ -39,6 +39,7 @@
 #include "perfdojo/Moves/Selector.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 
 #include <algorithm>
 
@@ -543,6 +544,188 @@ bool joinsTiles(Game &game, const MoveRequest &join) {
   return isTileReduction(*node) && isTileReduction((*node)->getNextNode());
 }
 
+/// The dimension of `map` that `{depth}` alone indexes (coefficient 1, no
+/// constant, no other variable) when no other dimension uses it.
+std::optional<unsigned> findSoleDimension(mlir::AffineMap map,
+                                          unsigned depth) {
+  std::optional<unsigned> found;
+  for (auto [k, e] : llvm::enumerate(map.getResults())) {
+    if (!e.isFunctionOfDim(depth))
+      continue;
+    std::optional<LinearForm> form = getLinearForm(e);
+    if (found || !form || form->constant != 0 || form->coeff(depth) != 1)
+      return std::nullopt;
+    for (unsigned d = 0; d < form->coeffs.size(); ++d)
+      if (d != depth && form->coeff(d) != 0)
+        return std::nullopt;
+    found = k;
+  }
+  return found;
+}
+
+/// Names of the buffers of `kernel`.
+llvm::StringSet<> getBufferNames(KernelOp kernel) {
+  llvm::StringSet<> names;
+  for (BufferOp buffer : kernel.getBlock().getOps<BufferOp>())
+    names.insert(buffer.getName());
+  return names;
+}
+
+/// Stages `array` around the top scope of `leaf`'s nest (on the stack
+/// where it fits, else the heap) and returns the copy's name, or "".
+std::string stageAroundNest(Game &game, llvm::StringRef array, LeafOp leaf) {
+  llvm::StringSet<> before = getBufferNames(game.getKernel());
+  std::string node = getPathSelector(leaf, 0);
+  for (int64_t location : {1, 0})
+    if (tryApply(game, makeMove(MoveKind::StageRegion,
+                                array.str() + "," + node, {location})))
+      for (const auto &name : getBufferNames(game.getKernel()))
+        if (!before.contains(name.getKey()))
+          return name.getKey().str();
+  return "";
+}
+
+/// The reduction leaf among the writers of `array`.
+std::optional<LeafRef> findReduction(KernelOp kernel, llvm::StringRef array) {
+  std::optional<LeafRef> found;
+  unsigned ordinal = 0;
+  kernel.walk([&](LeafOp leaf) {
+    if (leaf.getArray() != array)
+      return;
+    if (!found && leaf.getReduce() != ReduceKind::none)
+      found = LeafRef{array.str(), ordinal};
+    ++ordinal;
+  });
+  return found;
+}
+
+/// Swaps dimensions of the internal buffer `name` until dimension `from`
+/// is the last.
+bool moveDimensionLast(Game &game, llvm::StringRef name, unsigned from,
+                       unsigned rank) {
+  for (unsigned k = from; k + 1 < rank; ++k)
+    if (!tryApply(game, makeMove(MoveKind::SwapDims,
+                                 name.str() + "." + std::to_string(k))))
+      return false;
+  return true;
+}
+
+/// Orders the scopes of every copy nest that writes one of `arrays` or
+/// reads one into another array (`a[...] = b[...]`): the scope of the
+/// written array's last dimension innermost, so that the copy writes
+/// consecutive elements. A transposing copy in its source's order writes
+/// one cache line per element (3.2 ms against 0.97 ms for ResNet-50's
+/// 3x3x256x256 weights).
+void orderCopies(Game &game, const llvm::StringSet<> &arrays) {
+  for (unsigned step = 0; step < 64; ++step) {
+    std::optional<std::pair<std::string, unsigned>> swap;
+    game.getKernel().walk([&](LeafOp leaf) {
+      if (swap || leaf.getReduce() != ReduceKind::none ||
+          leaf.getInputs().size() != 1)
+        return;
+      auto source = llvm::dyn_cast<AccessAttr>(leaf.getInputs()[0]);
+      if (!source || !(arrays.contains(leaf.getArray()) ||
+                       arrays.contains(source.getArray())))
+        return;
+      auto results = leaf.getIndices().getResults();
+      std::optional<LinearForm> last =
+          results.empty() ? std::nullopt : getLinearForm(results.back());
+      unsigned depth = getNodeDepth(leaf);
+      if (!last || depth < 2)
+        return;
+      for (unsigned d = 0; d + 1 < depth; ++d)
+        if (last->coeff(d) != 0 && last->coeff(depth - 1) == 0) {
+          swap = {getPathSelector(leaf, d), d};
+          return;
+        }
+    });
+    if (!swap ||
+        !tryApply(game, makeMove(MoveKind::SwapNestedScopes, swap->first)))
+      return;
+  }
+}
+
+/// The relayout of one site whose lanes are narrower than a vector.
+bool relayout(Game &game, const BlockSite &site, const MoveOptions &options) {
+  size_t mark = game.history().size();
+  auto fail = [&] {
+    while (game.history().size() > mark)
+      game.undo();
+    return false;
+  };
+  LeafOp leaf = findLeaf(game.getKernel(), site.leaf);
+  if (!leaf)
+    return false;
+  int64_t lanes = getVectorLanes(game.getKernel(), leaf, options);
+  // The new lanes: an output variable other than the old lanes, a multiple
+  // of the vector, that indexes one dimension alone in the output and in
+  // every operand it reaches.
+  llvm::SmallVector<unsigned> outputs(site.outer.begin(), site.outer.end());
+  if (site.row)
+    outputs.push_back(*site.row);
+  llvm::sort(outputs);
+  std::optional<unsigned> lane;
+  for (unsigned d : llvm::reverse(outputs))
+    if (!lane && site.sizes[d] % lanes == 0 &&
+        findSoleDimension(leaf.getIndices(), d)) {
+      bool operandsAllow = true;
+      for (mlir::Attribute input : leaf.getInputs())
+        if (auto access = llvm::dyn_cast<AccessAttr>(input))
+          if (usesDepth(access.getIndices(), d) &&
+              (!findSoleDimension(access.getIndices(), d) ||
+               access.getArray() == leaf.getArray()))
+            operandsAllow = false;
+      if (operandsAllow)
+        lane = d;
+    }
+  if (!lane)
+    return false;
+  // The initialization in a nest of its own: the staged output's copy-in
+  // then starts from the values it wrote.
+  NestBuilder nest(game, site.leaf);
+  if (!nest.isolate())
+    return fail();
+  std::string output = leaf.getArray().str();
+  llvm::SmallVector<std::string> operands;
+  for (mlir::Attribute input : nest.getLeaf().getInputs())
+    if (auto access = llvm::dyn_cast<AccessAttr>(input))
+      if (usesDepth(access.getIndices(), *lane) &&
+          !llvm::is_contained(operands, access.getArray()))
+        operands.push_back(access.getArray().str());
+  std::string staged = stageAroundNest(game, output, nest.getLeaf());
+  std::optional<LeafRef> ref =
+      staged.empty() ? std::nullopt : findReduction(game.getKernel(), staged);
+  if (!ref)
+    return fail();
+  llvm::SmallVector<std::string> copies = {staged};
+  for (const std::string &operand : operands) {
+    std::string copy =
+        stageAroundNest(game, operand, findLeaf(game.getKernel(), *ref));
+    if (copy.empty())
+      return fail();
+    copies.push_back(copy);
+  }
+  // Each copy with the new lanes' dimension last.
+  for (const std::string &copy : copies) {
+    LeafOp reduction = findLeaf(game.getKernel(), *ref);
+    mlir::AffineMap map = reduction.getIndices();
+    if (copy != staged)
+      for (mlir::Attribute input : reduction.getInputs())
+        if (auto access = llvm::dyn_cast<AccessAttr>(input);
+            access && access.getArray() == copy)
+          map = access.getIndices();
+    std::optional<unsigned> dim = findSoleDimension(map, *lane);
+    if (!dim ||
+        !moveDimensionLast(game, copy, *dim, map.getNumResults()))
+      return fail();
+  }
+  llvm::StringSet<> copied;
+  for (const std::string &copy : copies)
+    copied.insert(copy);
+  orderCopies(game, copied);
+  return true;
+}
+
 } // namespace
 
 std::vector<BlockSite> heuristic::findBlockSites(KernelOp kernel,
@@ -554,6 +737,17 @@ bool heuristic::blockSite(Game &game, const BlockSite &site,
                           const BlockVariant &variant,
                           const MoveOptions &options) {
   return block(game, site, variant, options);
+}
+
+bool heuristic::relayoutForLanes(Game &game, const MoveOptions &options) {
+  bool changed = false;
+  // Later sites first: staging renames the leaves of earlier ones' arrays
+  // less often than the other way round; each site is found afresh.
+  std::vector<BlockSite> sites = findSites(game.getKernel(), options);
+  for (const BlockSite &site : llvm::reverse(sites))
+    if (site.width == 1)
+      changed |= relayout(game, site, options);
+  return changed;
 }
 
 bool heuristic::joinsRegisterTiles(Game &game, const MoveRequest &join) {

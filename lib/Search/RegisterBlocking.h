@@ -69,6 +69,18 @@ std::vector<BlockSite> findBlockSites(dojo::KernelOp kernel,
 bool blockSite(Game &game, const BlockSite &site, const BlockVariant &variant,
                const MoveOptions &options);
 
+/// Prepares vector lanes for sites whose lanes are narrower than a vector
+/// (a convolution's 14-wide output rows): where another output variable
+/// is a multiple of the vector and indexes one dimension alone of the
+/// output and of every operand it reaches (the output channels of NCHW
+/// and of the weights), the output and those operands are staged around
+/// the site's nest (`stage_region`, after `split_off` of the
+/// initialization) and their copies' dimensions swapped so that variable's
+/// is the last (`swap_dims`); the copy nests write consecutive elements
+/// (`swap_nested_scopes`). Register blocking then finds the new lanes.
+/// False, with the game as it was for that site, where no site qualifies.
+bool relayoutForLanes(Game &game, const MoveOptions &options);
+
 /// Whether `join` (a join_scopes request) fuses two reduction loops of
 /// register tiles: the accumulators of both would be live at once and spill.
 bool joinsRegisterTiles(Game &game, const MoveRequest &join);
