@@ -38,7 +38,7 @@
 // tiles, the same with column tiles outside, the second- and third-ranked
 // tiles, the best tile with the reduction cache-tiled, and the best tile
 // whose rows divide the row scope, cache-tiled); where a site's lanes are
-// narrower than a vector, the relayout for lanes (RegisterBlocking.h
+// narrower than a vector or leave a remainder, the relayout for lanes (RegisterBlocking.h
 // relayoutForLanes) then rules 0-4 (the best tile, and cache-tiled); rules
 // 1-4 alone.
 // The fastest valid one is the result; without timing (the `dojo-heuristic`
@@ -330,10 +330,12 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
         finish(game);
     }
   }
-  // Sites whose lanes are narrower than a vector: the kernel relayouted so
-  // that another output variable carries the lanes, then blocked (the
-  // best tile, and cache-tiled).
-  if (llvm::any_of(sites, [](const BlockSite &s) { return s.width == 1; })) {
+  // Sites whose lanes are narrower than a vector or leave a scalar
+  // remainder: the kernel relayouted so that another output variable
+  // carries the lanes, then blocked (the best tile, and cache-tiled).
+  if (llvm::any_of(sites, [](const BlockSite &s) {
+        return s.width == 1 || s.laneMain != s.sizes[s.lane];
+      })) {
     for (const BlockVariant &variant :
          {BlockVariant{0, false, false, false},
           BlockVariant{0, false, true, false}}) {

@@ -745,7 +745,7 @@ bool heuristic::relayoutForLanes(Game &game, const MoveOptions &options) {
   // less often than the other way round; each site is found afresh.
   std::vector<BlockSite> sites = findSites(game.getKernel(), options);
   for (const BlockSite &site : llvm::reverse(sites))
-    if (site.width == 1)
+    if (site.width == 1 || site.laneMain != site.sizes[site.lane])
       changed |= relayout(game, site, options);
   return changed;
 }

@@ -70,7 +70,8 @@ bool blockSite(Game &game, const BlockSite &site, const BlockVariant &variant,
                const MoveOptions &options);
 
 /// Prepares vector lanes for sites whose lanes are narrower than a vector
-/// (a convolution's 14-wide output rows): where another output variable
+/// or leave a scalar remainder (a convolution's 14- or 28-wide output
+/// rows): where another output variable
 /// is a multiple of the vector and indexes one dimension alone of the
 /// output and of every operand it reaches (the output channels of NCHW
 /// and of the weights), the output and those operands are staged around
