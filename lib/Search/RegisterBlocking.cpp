@@ -12,8 +12,9 @@
 //            innermost other output variable;
 //   tiles:   rows r (<= 8) x u vectors (a divisor of the lane size / W,
 //            <= 8), r*u within 3/4 of the vector registers (32 with 64-byte
-//            vectors, else 16), ranked by r*u / (r+u), FMAs per load, of
-//            the tile and of the remainder rows' tile weighted by rows;
+//            vectors, else 16), ranked by FMAs per load over all the rows
+//            (an r x u tile: r*u FMAs for r + u loads; the remainder rows'
+//            tile counted too), tiles that divide the rows first on a tie;
 //            lanes narrower than W: a scalar tile (W = 1);
 //   moves:   split_off until R's scopes are a perfect nest (keeping the
 //            initialization leaf `c = 0` right before the reduction scopes
@@ -93,8 +94,9 @@ llvm::SmallVector<int64_t> getDivisors(int64_t n, int64_t max) {
 /// Register tiles: rows x vectors accumulators within 3/4 of the vector
 /// registers of the target, ranked by FMAs per load over the row scope (an
 /// r x u tile makes r + u loads, one per row of the broadcast operand and
-/// one per vector of the contiguous one, for r*u FMAs), then tiles that divide the rows first, then
-/// by size. Scalar tiles (W = 1) take up to 12 columns. With
+/// one per vector of the contiguous one, for r*u FMAs), then tiles that
+/// divide the rows first, then by size. Scalar tiles (W = 1) take up to 12
+/// columns. With
 /// `rowRemainder`, the rows of a tile need not divide the row scope: the
 /// remainder rows become a tile of their own (of the same vectors), whose
 /// loads and FMAs count too (a row count with no divisor but 1, 197 say,
