@@ -56,7 +56,7 @@ llvm::Error tune::writeLibrary(const LibraryTuner &tuner, const RecordLog &log,
     if (it == log.getResults().end()) {
       o["validated"] = false;
       for (const auto &[failed, why] : tuner.getFailures())
-        if (failed == &unit)
+        if (failed->id == unit.id)
           o["error"] = why;
       entries.push_back(std::move(o));
       continue;

@@ -193,13 +193,17 @@ void LibraryTuner::run(WorkerPool &pool) {
   for (const EvaluationRecord &record : log.getEvaluations())
     recordedKeys.insert(record.evaluation.key);
   std::vector<const Unit *> pending;
+  // Two entries asking the same (one kernel under two names) are one
+  // search: the second unit takes the first one's result.
+  llvm::StringSet<> asked;
   for (const Unit &unit : units) {
     if (log.getResults().count(unit.id)) {
       ++reusedUnits;
       ++unitsDone;
       continue;
     }
-    pending.push_back(&unit);
+    if (asked.insert(unit.id).second)
+      pending.push_back(&unit);
   }
   if (options.progress && reusedUnits)
     *options.progress << "perfdojo-tune: " << reusedUnits << " of "
@@ -216,7 +220,9 @@ void LibraryTuner::run(WorkerPool &pool) {
                           << manifest.entries[unit->entry].kernel
                           << "): failed: " << message << "\n";
     } else {
-      ++unitsDone;
+      // With the units that share its request.
+      unitsDone += llvm::count_if(
+          units, [&](const Unit &other) { return other.id == unit->id; });
     }
     reportProgress(/*force=*/true);
   };
