@@ -335,11 +335,17 @@ int main(int argc, char **argv) {
           writeLibrary(tuner, *setup->log, facts, outDir, objectTarget))
     return fail(llvm::toString(std::move(error)));
   printSummary(tuner, *setup->log, facts, llvm::outs());
+  // Without any result there is no header (writeLibrary says why).
+  std::string header = (outDir + "/" + kHeaderFile).str();
   llvm::outs() << "  wrote " << outDir << "/" << kReportFile << ", "
-               << outDir << "/" << kHeaderFile << ", " << outDir
-               << "/objects/, " << outDir << "/" << kRecordsFile << "\n";
-  if (!tuner.getFailures().empty())
-    return fail(std::to_string(tuner.getFailures().size()) +
+               << (llvm::sys::fs::exists(header) ? header + ", " : "")
+               << outDir << "/objects/, " << outDir << "/" << kRecordsFile
+               << "\n";
+  size_t missing = llvm::count_if(tuner.getUnits(), [&](const Unit &unit) {
+    return !setup->log->getResults().count(unit.id);
+  });
+  if (missing)
+    return fail(std::to_string(missing) +
                 " unit(s) have no result (see above); rerun to retry them");
   return 0;
 }
