@@ -20,6 +20,9 @@
 #include "mlir/Analysis/Presburger/PresburgerRelation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <mutex>
 
 using namespace mlir;
 using namespace perfdojo;
@@ -161,16 +164,98 @@ static unsigned projectOutExactly(pb::IntegerPolyhedron &set, unsigned first) {
   return set.getNumVars() - first;
 }
 
+using WriteList = ArrayRef<std::tuple<const LeafAccesses *,
+                                      const PhysicalAccess *,
+                                      SmallVector<DepthRelation, 8>>>;
+
+/// The logical extent of each materialized dimension of `buffer` that
+/// has padding (its accesses may reach past it), -1 for the others.
+static SmallVector<int64_t> getPaddedExtents(BufferOp buffer) {
+  SmallVector<int64_t> logical;
+  for (auto [d, size] : llvm::enumerate(buffer.getShape()))
+    if (!buffer.getReused()[d])
+      logical.push_back(buffer.getPadding()[d] ? size : -1);
+  return logical;
+}
+
+static Coverage computeUncoveredInstance(const LeafAccesses &reader,
+                                         const PhysicalAccess &read,
+                                         WriteList writes,
+                                         SmallVectorImpl<int64_t> &point);
+
+/// Everything computeUncoveredInstance reads, as a string: the reader's
+/// box, its index forms and padded extents, and per write whether it is
+/// the read's buffer, the writer's box, its index forms and the relations.
+static std::string getCoverageKey(const LeafAccesses &reader,
+                                  const PhysicalAccess &read,
+                                  WriteList writes) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  auto sizes = [&](ArrayRef<int64_t> values) {
+    os << '[';
+    for (int64_t v : values)
+      os << v << ',';
+    os << ']';
+  };
+  auto forms = [&](ArrayRef<LinearForm> indices) {
+    for (const LinearForm &form : indices) {
+      os << '(' << form.constant << ':';
+      sizes(form.coeffs);
+      os << ')';
+    }
+  };
+  sizes(reader.sizes);
+  forms(read.indices);
+  sizes(getPaddedExtents(read.buffer));
+  for (const auto &[writer, write, relations] : writes) {
+    os << '|' << (write->buffer == read.buffer);
+    sizes(writer->sizes);
+    forms(write->indices);
+    for (DepthRelation r : relations)
+      os << int(r);
+  }
+  return key;
+}
+
 /// The instances of `reader` whose element of `read` no disjunct of
 /// `writes` covers; the lexicographically first one in `point`.
 /// `writes` holds (writer, its access, relations to the reader).
+///
+/// Memoized by what it reads (getCoverageKey): the kernel verifier runs it
+/// after every move, on reads most moves leave as they were, and the
+/// Presburger subtraction behind it was most of a move's apply + undo.
 static Coverage
 findUncoveredInstance(const LeafAccesses &reader, const PhysicalAccess &read,
-                      ArrayRef<std::tuple<const LeafAccesses *,
-                                          const PhysicalAccess *,
-                                          SmallVector<DepthRelation, 8>>>
-                          writes,
-                      SmallVectorImpl<int64_t> &point) {
+                      WriteList writes, SmallVectorImpl<int64_t> &point) {
+  struct Known {
+    Coverage coverage;
+    SmallVector<int64_t, 8> point;
+  };
+  static std::mutex mutex;
+  static llvm::StringMap<Known> known;
+  constexpr size_t kMaxKnown = 1 << 14;
+  std::string key = getCoverageKey(reader, read, writes);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = known.find(key);
+    if (it != known.end()) {
+      point.assign(it->second.point.begin(), it->second.point.end());
+      return it->second.coverage;
+    }
+  }
+  Coverage coverage = computeUncoveredInstance(reader, read, writes, point);
+  std::lock_guard<std::mutex> lock(mutex);
+  if (known.size() >= kMaxKnown)
+    known.clear();
+  known[key] = Known{coverage, SmallVector<int64_t, 8>(point.begin(),
+                                                         point.end())};
+  return coverage;
+}
+
+static Coverage computeUncoveredInstance(const LeafAccesses &reader,
+                                         const PhysicalAccess &read,
+                                         WriteList writes,
+                                         SmallVectorImpl<int64_t> &point) {
   unsigned n = reader.sizes.size();
   pb::PresburgerSpace space = pb::PresburgerSpace::getSetSpace(n);
   // The reader's instances, restricted to those whose element lies in the
@@ -181,11 +266,7 @@ findUncoveredInstance(const LeafAccesses &reader, const PhysicalAccess &read,
     box.addBound(pb::BoundType::LB, k, 0);
     box.addBound(pb::BoundType::UB, k, reader.sizes[k] - 1);
   }
-  SmallVector<int64_t> logical;
-  BufferOp buffer = read.buffer;
-  for (auto [d, size] : llvm::enumerate(buffer.getShape()))
-    if (!buffer.getReused()[d])
-      logical.push_back(buffer.getPadding()[d] ? size : -1);
+  SmallVector<int64_t> logical = getPaddedExtents(read.buffer);
   for (auto [form, size] : llvm::zip(read.indices, logical)) {
     if (size < 0)
       continue;

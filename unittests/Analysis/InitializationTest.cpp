@@ -4,7 +4,9 @@
 // writer and a reader of one scratch buffer, with random affine indices,
 // shared scopes and either order, are imported (the verifier runs the
 // analysis); the verdict must equal a brute-force run of the kernel's
-// instances in execution order that marks the elements written.
+// instances in execution order that marks the elements written. All in one
+// process, so the check's memo (keyed by what it computes from) meets
+// kernels that share some of its inputs and not others.
 //
 //===----------------------------------------------------------------------===//
 
@@ -157,6 +159,39 @@ TEST(Initialization, AgreesWithASimulation) {
   // Both verdicts occur often enough for the comparison to mean something.
   EXPECT_GT(rejected, trials / 10);
   EXPECT_LT(rejected, trials - trials / 10);
+}
+
+/// The error `text` gets when imported, in a context of its own.
+std::string importError(llvm::StringRef text) {
+  MLIRContext context;
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error)
+      diagnostics += d.str() + "\n";
+    return success();
+  });
+  OwningOpRef<ModuleOp> module = importDojoString(text, &context);
+  return diagnostics;
+}
+
+// The check is memoized by what it computes from (Initialization.cpp): a
+// kernel met again gets the same verdict and the same first element, and
+// one that differs only in how far its writer reaches is not confused
+// with it.
+TEST(Initialization, MemoizedVerdictsKeepTheirElementAndTheirInputs) {
+  const char *partial = "t f32 [8] heap\n"
+                        "y f32 [8] heap out\n"
+                        "5 t[{0}] = 1\n"
+                        "8 y[{0}] = t[{0}]\n";
+  const char *whole = "t f32 [8] heap\n"
+                      "y f32 [8] heap out\n"
+                      "8 t[{0}] = 1\n"
+                      "8 y[{0}] = t[{0}]\n";
+  std::string first = importError(partial);
+  EXPECT_NE(first.find("t[5]"), std::string::npos) << first;
+  EXPECT_EQ(importError(whole), "");
+  EXPECT_EQ(importError(partial), first);
+  EXPECT_EQ(importError(whole), "");
 }
 
 } // namespace
