@@ -84,6 +84,18 @@ std::string sizesText(const std::vector<int64_t> &sizes, size_t from) {
   return text;
 }
 
+/// Imports `text` in a context of its own (the verifier runs the
+/// analysis); its errors go to `diagnostics`, one per line.
+bool importKernel(llvm::StringRef text, std::string &diagnostics) {
+  MLIRContext context;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
+    if (d.getSeverity() == DiagnosticSeverity::Error)
+      diagnostics += d.str() + "\n";
+    return success();
+  });
+  return bool(importDojoString(text, &context));
+}
+
 TEST(Initialization, AgreesWithASimulation) {
   std::mt19937 rng(2026);
   unsigned rejected = 0, trials = 300;
@@ -138,22 +150,16 @@ TEST(Initialization, AgreesWithASimulation) {
       runLeaf(readerFirst ? 0 : 1, prefix);
     });
 
-    MLIRContext context;
     std::string diagnostics;
-    ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
-      if (d.getSeverity() == DiagnosticSeverity::Error)
-        diagnostics += d.str() + "\n";
-      return success();
-    });
-    OwningOpRef<ModuleOp> module = importDojoString(text, &context);
+    bool imported = importKernel(text, diagnostics);
     if (uninitialized) {
       ++rejected;
-      EXPECT_FALSE(module) << text;
+      EXPECT_FALSE(imported) << text;
       EXPECT_NE(diagnostics.find("which no earlier leaf writes"),
                 std::string::npos)
           << text << diagnostics;
     } else {
-      EXPECT_TRUE(module) << text << diagnostics;
+      EXPECT_TRUE(imported) << text << diagnostics;
     }
   }
   // Both verdicts occur often enough for the comparison to mean something.
@@ -161,16 +167,10 @@ TEST(Initialization, AgreesWithASimulation) {
   EXPECT_LT(rejected, trials - trials / 10);
 }
 
-/// The error `text` gets when imported, in a context of its own.
+/// The errors `text` gets when imported, in a context of its own.
 std::string importError(llvm::StringRef text) {
-  MLIRContext context;
   std::string diagnostics;
-  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &d) {
-    if (d.getSeverity() == DiagnosticSeverity::Error)
-      diagnostics += d.str() + "\n";
-    return success();
-  });
-  OwningOpRef<ModuleOp> module = importDojoString(text, &context);
+  importKernel(text, diagnostics);
   return diagnostics;
 }
 
