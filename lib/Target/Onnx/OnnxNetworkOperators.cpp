@@ -112,16 +112,31 @@ const GraphValue *padInput(GraphBuilder &g, const GraphValue &x,
   return p;
 }
 
-void lowerConv(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.input(node, 0);
-  const GraphValue *wt = g.input(node, 1);
-  const GraphValue *bias;
+/// The input X, the weights W and the optional bias B of a Conv or
+/// ConvTranspose node, checked alike (ranks, a float type); false after
+/// reporting why.
+bool getConvOperands(GraphBuilder &g, const Node &node, StringRef op,
+                     const GraphValue *&x, const GraphValue *&wt,
+                     const GraphValue *&bias) {
+  x = g.input(node, 0);
+  wt = g.input(node, 1);
   if (!x || !wt || !g.lookupOptional(node, 2, bias))
+    return false;
+  if (x->rank() < 3 || wt->rank() != x->rank()) {
+    g.invalid(op + ": input and weight ranks differ or are below 3");
+    return false;
+  }
+  if (!isFloatType(x->type)) {
+    g.unsupported(op + " on integers");
+    return false;
+  }
+  return true;
+}
+
+void lowerConv(GraphBuilder &g, const Node &node) {
+  const GraphValue *x, *wt, *bias;
+  if (!getConvOperands(g, node, "Conv", x, wt, bias))
     return;
-  if (x->rank() < 3 || wt->rank() != x->rank())
-    return g.invalid("Conv: input and weight ranks differ or are below 3");
-  if (!isFloatType(x->type))
-    return g.unsupported("Conv on integers");
   int64_t group = node.getInt("group", 1);
   int64_t n = x->shape[0], c = x->shape[1], m = wt->shape[0];
   if (group <= 0 || c % group || m % group || wt->shape[1] != c / group)
@@ -177,16 +192,9 @@ void lowerConv(GraphBuilder &g, const Node &node) {
 /// the full (unpadded) output, yp[i * s + k * d] += x[i] * w[k] (a
 /// reduction into affine positions); the output is yp without the pads.
 void lowerConvTranspose(GraphBuilder &g, const Node &node) {
-  const GraphValue *x = g.input(node, 0);
-  const GraphValue *wt = g.input(node, 1);
-  const GraphValue *bias;
-  if (!x || !wt || !g.lookupOptional(node, 2, bias))
+  const GraphValue *x, *wt, *bias;
+  if (!getConvOperands(g, node, "ConvTranspose", x, wt, bias))
     return;
-  if (x->rank() < 3 || wt->rank() != x->rank())
-    return g.invalid("ConvTranspose: input and weight ranks differ or are "
-                     "below 3");
-  if (!isFloatType(x->type))
-    return g.unsupported("ConvTranspose on integers");
   int64_t group = node.getInt("group", 1);
   int64_t n = x->shape[0], c = x->shape[1];
   if (group <= 0 || c % group || wt->shape[0] != c)
