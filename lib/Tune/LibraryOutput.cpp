@@ -76,19 +76,16 @@ llvm::Error tune::writeLibrary(const LibraryTuner &tuner, const RecordLog &log,
     if (!text)
       return llvm::createStringError(unit.function + ": " +
                                      llvm::toString(text.takeError()));
-    // The kernel is named after its function; one copy joins the header's
-    // module, another is lowered into the object.
-    std::string buffer = unit.function + ".dojo";
-    mlir::MLIRContext context;
-    mlir::OwningOpRef<mlir::ModuleOp> module =
-        importDojoString(*text, &context, buffer);
-    mlir::OwningOpRef<mlir::ModuleOp> copy =
-        importDojoString(*text, &headerContext, buffer);
-    if (!module || !copy)
+    // The kernel is named after its function; a clone is lowered into the
+    // object, the kernel itself joins the header's module.
+    mlir::OwningOpRef<mlir::ModuleOp> parsed =
+        importDojoString(*text, &headerContext, unit.function + ".dojo");
+    if (!parsed)
       return llvm::createStringError(unit.function +
                                      ": the best program does not read back");
+    mlir::OwningOpRef<mlir::ModuleOp> module = parsed->clone();
     for (mlir::Operation &op :
-         llvm::make_early_inc_range(copy->getBody()->getOperations()))
+         llvm::make_early_inc_range(parsed->getBody()->getOperations()))
       op.moveBefore(library->getBody(), library->getBody()->end());
 
     std::string object = objects + "/" + unit.function + ".o";
