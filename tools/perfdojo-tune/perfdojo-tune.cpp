@@ -204,6 +204,13 @@ struct Setup {
 static llvm::Expected<Setup> prepare(const RankGroup &group,
                                      llvm::StringRef toolDir) {
   Setup setup;
+  // Options first: a bad one fails before anything is written.
+  if (progressSeconds < 0)
+    return llvm::createStringError("--progress-seconds must not be negative");
+  EvaluatorOptions limits;
+  limits.timeoutSeconds = timeout;
+  if (llvm::Error error = checkEvaluatorOptions(limits))
+    return error;
   llvm::Expected<Manifest> manifest = readManifest(manifestPath);
   if (!manifest)
     return manifest.takeError();
@@ -251,10 +258,6 @@ static llvm::Expected<Setup> prepare(const RankGroup &group,
           ? std::to_string(workers) + " worker rank" + (workers == 1 ? "" : "s")
           : std::to_string(workers) + " local worker" +
                 (workers == 1 ? "" : "s");
-  if (timeout == 0)
-    return llvm::createStringError("--timeout must be positive");
-  if (progressSeconds < 0)
-    return llvm::createStringError("--progress-seconds must not be negative");
   llvm::Expected<std::unique_ptr<LibraryTuner>> tuner =
       LibraryTuner::create(std::move(*manifest), options, *setup.log);
   if (!tuner)
