@@ -60,25 +60,13 @@ std::string shapeString(llvm::ArrayRef<int64_t> shape) {
   return s;
 }
 
-/// Tensors viewing the `in` and `inout` buffers of `args` (no copies, so
-/// each rotation copy is its own memory). The buffers' own element type
-/// keeps the views zero-copy.
-Tensors inputTensors(dojo::KernelOp kernel, std::vector<HostBuffer> &args) {
-  Tensors tensors;
-  for (HostBuffer &buffer : args) {
-    if (kernel.lookupArray(buffer.getName()).getRole() == dojo::Role::out)
-      continue;
-    at::ScalarType dtype = getTorchType(buffer.getType());
-    tensors[buffer.getName()] = toTensor(kernel, buffer, dtype, /*share=*/true);
-  }
-  return tensors;
-}
-
-/// Calls `op`, turning its exceptions into a TorchBaselineError.
+/// Calls `op` on the tensors of one argument set (written into `outputs`
+/// where it can), turning its exceptions into a TorchBaselineError.
 llvm::Error callOperator(const TorchOperator &op, const Tensors &in,
-                         llvm::StringRef name, Tensors &out) {
+                         Tensors &outputs, llvm::StringRef name,
+                         Tensors &out) {
   try {
-    out = op(in);
+    out = op.call(in, outputs);
     return llvm::Error::success();
   } catch (const c10::Error &error) {
     return fail(TorchBaselineFailure::Unusable,
@@ -190,25 +178,32 @@ perfdojo::runTorchBaseline(dojo::KernelOp kernel, llvm::StringRef name,
   result.kernelName = kernel.getSymName().str();
   result.threads = options.threads;
   setLibtorchThreads(options.threads);
+  result.writesIntoOutputs = bool(op->computeInto);
   {
     std::vector<HostBuffer> validationArgs = inputs;
+    Tensors outputs = viewArguments(kernel, validationArgs, /*outputs=*/true);
     Tensors out;
-    if (llvm::Error error = callOperator(
-            *op, inputTensors(kernel, validationArgs), name, out))
+    if (llvm::Error error =
+            callOperator(*op, viewArguments(kernel, validationArgs), outputs,
+                         name, out))
       return std::move(error);
     if (llvm::Error error = validate(kernel, name, out, expected, result))
       return std::move(error);
   }
 
-  // Timing: the inputs of each rotation copy as tensors over its memory.
-  // The operator allocates its outputs, so only inputs rotate; they are
-  // released inside each call.
+  // Timing: each rotation copy's buffers as tensors over its memory. An
+  // operator with out= variants writes into the copy's outputs, as the
+  // compiled kernels do; one without allocates them, and they are released
+  // inside each call.
   TimingOptions timingOptions;
   ArgumentRotation rotation(inputs, timingOptions.rotationBytes,
                             timingOptions.maxCopies);
-  std::vector<Tensors> sets;
-  for (unsigned i = 0; i < rotation.size(); ++i)
-    sets.push_back(inputTensors(kernel, rotation.getSet(i)));
+  std::vector<Tensors> sets, outputSets;
+  for (unsigned i = 0; i < rotation.size(); ++i) {
+    sets.push_back(viewArguments(kernel, rotation.getSet(i)));
+    outputSets.push_back(
+        viewArguments(kernel, rotation.getSet(i), /*outputs=*/true));
+  }
   timingOptions.warmup = options.warmup;
   timingOptions.repetitions = options.repetitions;
   // The first failing call's error; the timer stops there.
@@ -217,7 +212,8 @@ perfdojo::runTorchBaseline(dojo::KernelOp kernel, llvm::StringRef name,
       sets.size(),
       [&](unsigned copy) {
         Tensors out;
-        if (llvm::Error error = callOperator(*op, sets[copy], name, out)) {
+        if (llvm::Error error = callOperator(*op, sets[copy],
+                                             outputSets[copy], name, out)) {
           callError = std::move(error);
           return false;
         }
@@ -242,7 +238,9 @@ void TorchBaselineResult::print(llvm::raw_ostream &os) const {
      << " run(s)";
   if (inputCopies > 1)
     os << " rotating " << inputCopies << " input copies";
-  os << "\n";
+  os << (writesIntoOutputs ? ", writing into each copy's outputs"
+                           : ", allocating its outputs")
+     << "\n";
 }
 
 llvm::json::Object TorchBaselineResult::toJSON() const {
@@ -253,6 +251,7 @@ llvm::json::Object TorchBaselineResult::toJSON() const {
                             {"time_min_s", timing.minSeconds},
                             {"repetitions", int64_t(timing.repetitions)},
                             {"input_copies", int64_t(inputCopies)},
+                            {"writes_into_outputs", writesIntoOutputs},
                             {"valid", true},
                             {"max_scaled_error", maxScaledError}};
 }

@@ -15,13 +15,21 @@ constexpr double kEps = 1e-5;
 const std::map<std::string, TorchOperator> &getOperators() {
   static const std::map<std::string, TorchOperator> operators = [] {
     std::map<std::string, TorchOperator> o;
-    o["add"] = [](const Tensors &t) {
-      return Tensors{{"z", t.at("x") + t.at("y")}};
-    };
-    o["mul"] = [](const Tensors &t) {
-      return Tensors{{"z", t.at("x") * t.at("y")}};
-    };
-    TorchOperator batchNorm = [](const Tensors &t) {
+    o["add"] = {[](const Tensors &t) {
+                  return Tensors{{"z", t.at("x") + t.at("y")}};
+                },
+                [](const Tensors &t, Tensors &out) {
+                  at::add_out(out.at("z"), t.at("x"), t.at("y"));
+                }};
+    o["mul"] = {[](const Tensors &t) {
+                  return Tensors{{"z", t.at("x") * t.at("y")}};
+                },
+                [](const Tensors &t, Tensors &out) {
+                  at::mul_out(out.at("z"), t.at("x"), t.at("y"));
+                }};
+    // No out= variant below: at::batch_norm, at::conv2d and at::layer_norm
+    // reach their CPU kernels only through the allocating entry points.
+    TorchOperator batchNorm{[](const Tensors &t) {
       // Training mode: batch statistics over N, H, W; biased variance.
       return Tensors{{"y", at::batch_norm(t.at("x"), /*weight=*/{},
                                           /*bias=*/{}, /*running_mean=*/{},
@@ -29,49 +37,80 @@ const std::map<std::string, TorchOperator> &getOperators() {
                                           /*training=*/true,
                                           /*momentum=*/0.1, kEps,
                                           /*cudnn_enabled=*/false)}};
-    };
+    }, /*computeInto=*/nullptr};
     o["batchnorm"] = batchNorm;
     o["batchnorm_large_c"] = batchNorm;
-    o["bmm"] = [](const Tensors &t) {
-      return Tensors{{"c", at::bmm(t.at("a"), t.at("b"))}};
-    };
-    TorchOperator conv = [](const Tensors &t) {
+    o["bmm"] = {[](const Tensors &t) {
+                  return Tensors{{"c", at::bmm(t.at("a"), t.at("b"))}};
+                },
+                [](const Tensors &t, Tensors &out) {
+                  at::bmm_out(out.at("c"), t.at("a"), t.at("b"));
+                }};
+    TorchOperator conv{[](const Tensors &t) {
       // Stride 1, no padding ("valid"): output H-K+1 x W-K+1.
       return Tensors{{"y", at::conv2d(t.at("x"), t.at("w"))}};
-    };
+    }, /*computeInto=*/nullptr};
     o["conv"] = conv;
     o["conv_large_c"] = conv;
-    TorchOperator layerNorm = [](const Tensors &t) {
+    TorchOperator layerNorm{[](const Tensors &t) {
       const at::Tensor &x = t.at("x");
       return Tensors{{"y", at::layer_norm(x, {x.size(-1)}, /*weight=*/{},
                                           /*bias=*/{}, kEps)}};
-    };
+    }, /*computeInto=*/nullptr};
     o["layernorm"] = layerNorm;
     o["layernorm_wide"] = layerNorm;
-    o["matmul"] = [](const Tensors &t) {
-      return Tensors{{"c", at::matmul(t.at("a"), t.at("b"))}};
-    };
-    o["reducemean"] = [](const Tensors &t) {
-      return Tensors{{"y", t.at("x").mean(-1)}};
-    };
-    TorchOperator relu = [](const Tensors &t) {
-      return Tensors{{"y", at::relu(t.at("x"))}};
-    };
+    o["matmul"] = {[](const Tensors &t) {
+                     return Tensors{{"c", at::matmul(t.at("a"), t.at("b"))}};
+                   },
+                   [](const Tensors &t, Tensors &out) {
+                     at::matmul_out(out.at("c"), t.at("a"), t.at("b"));
+                   }};
+    o["reducemean"] = {[](const Tensors &t) {
+                         return Tensors{{"y", t.at("x").mean(-1)}};
+                       },
+                       [](const Tensors &t, Tensors &out) {
+                         at::mean_out(out.at("y"), t.at("x"), {-1});
+                       }};
+    // at::relu_out is clamp_min_out(0), relu's own kernel.
+    TorchOperator relu{[](const Tensors &t) {
+                         return Tensors{{"y", at::relu(t.at("x"))}};
+                       },
+                       [](const Tensors &t, Tensors &out) {
+                         at::clamp_min_out(out.at("y"), t.at("x"), 0);
+                       }};
     o["relu"] = relu;
     o["relu_ffn"] = relu;
-    o["rmsnorm"] = [](const Tensors &t) {
-      const at::Tensor &x = t.at("x");
-      at::Tensor ms = (x * x).mean(-1, /*keepdim=*/true);
-      return Tensors{{"y", x * at::rsqrt(ms + kEps)}};
+    // Composites write their last step into the output, as a user of the
+    // out= variants would.
+    auto rmsScale = [](const at::Tensor &x) {
+      return at::rsqrt((x * x).mean(-1, /*keepdim=*/true) + kEps);
     };
-    o["softmax"] = [](const Tensors &t) {
-      return Tensors{{"y", at::softmax(t.at("x"), -1)}};
+    o["rmsnorm"] = {[=](const Tensors &t) {
+                      const at::Tensor &x = t.at("x");
+                      return Tensors{{"y", x * rmsScale(x)}};
+                    },
+                    [=](const Tensors &t, Tensors &out) {
+                      const at::Tensor &x = t.at("x");
+                      at::mul_out(out.at("y"), x, rmsScale(x));
+                    }};
+    o["softmax"] = {[](const Tensors &t) {
+                      return Tensors{{"y", at::softmax(t.at("x"), -1)}};
+                    },
+                    [](const Tensors &t, Tensors &out) {
+                      at::_softmax_out(out.at("y"), t.at("x"), -1,
+                                       /*half_to_float=*/false);
+                    }};
+    auto swigluGate = [](const Tensors &t) {
+      return at::silu(at::matmul(t.at("x"), t.at("wg")));
     };
-    o["swiglu"] = [](const Tensors &t) {
-      at::Tensor g = at::matmul(t.at("x"), t.at("wg"));
-      at::Tensor u = at::matmul(t.at("x"), t.at("wu"));
-      return Tensors{{"y", at::silu(g) * u}};
-    };
+    o["swiglu"] = {[=](const Tensors &t) {
+                     return Tensors{
+                         {"y", swigluGate(t) * at::matmul(t.at("x"), t.at("wu"))}};
+                   },
+                   [=](const Tensors &t, Tensors &out) {
+                     at::mul_out(out.at("y"), swigluGate(t),
+                                 at::matmul(t.at("x"), t.at("wu")));
+                   }};
     return o;
   }();
   return operators;
@@ -126,6 +165,19 @@ at::Tensor perfdojo::toTensor(dojo::KernelOp kernel, HostBuffer &buffer,
   if (share && own == dtype)
     return view;
   return view.to(dtype, /*non_blocking=*/false, /*copy=*/true);
+}
+
+Tensors perfdojo::viewArguments(dojo::KernelOp kernel,
+                                std::vector<HostBuffer> &args, bool outputs) {
+  Tensors tensors;
+  for (HostBuffer &buffer : args) {
+    bool isOutput =
+        kernel.lookupArray(buffer.getName()).getRole() == dojo::Role::out;
+    if (isOutput == outputs)
+      tensors[buffer.getName()] = toTensor(
+          kernel, buffer, getTorchType(buffer.getType()), /*share=*/true);
+  }
+  return tensors;
 }
 
 HostBuffer perfdojo::toHostBuffer(const std::string &name,

@@ -113,8 +113,60 @@ TEST_P(TorchOracle, MatchesLibtorch) {
   }
 }
 
+/// The operators with an out= form.
+std::vector<std::string> getWritingOperatorNames() {
+  std::vector<std::string> names;
+  for (const std::string &name : getTorchOperatorNames())
+    if (lookupTorchOperator(name)->computeInto)
+      names.push_back(name);
+  return names;
+}
+
+class TorchOutVariant : public ::testing::TestWithParam<std::string> {};
+
+/// The out= form the libtorch baseline times writes, into the kernel's own
+/// output buffers, what the allocating form computes.
+TEST_P(TorchOutVariant, WritesIntoOutputsWhatItAllocates) {
+  const std::string &name = GetParam();
+  const TorchOperator &op = *lookupTorchOperator(name);
+  std::string path =
+      std::string(PERFDOJO_SMALL_KERNELS_DIR) + "/" + name + ".dojo";
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module = loadKernelFile(path, &context);
+  ASSERT_TRUE(module) << "cannot load " << path;
+  dojo::KernelOp kernel = getSingleKernel(*module);
+  ASSERT_TRUE(kernel);
+
+  std::vector<HostBuffer> args = allocateArguments(kernel);
+  fillInputs(kernel, args, /*seed=*/3);
+  Tensors inputs = viewArguments(kernel, args);
+  Tensors allocated = op(inputs);
+  Tensors outputs = viewArguments(kernel, args, /*outputs=*/true);
+  ASSERT_EQ(outputs.size(), allocated.size());
+  op.call(inputs, outputs);
+  for (HostBuffer &buffer : args) {
+    auto it = allocated.find(buffer.getName());
+    if (it == allocated.end())
+      continue;
+    // `buffer` itself, written by the call: not a copy of the tensor.
+    Comparison c =
+        compareBuffers(buffer, toHostBuffer(it->first, it->second),
+                       getRelativeTolerance(
+                           kernel.lookupArray(it->first).getElementType(),
+                           getMaxReductionLength(kernel)));
+    EXPECT_TRUE(c.passed()) << name << " output " << it->first << ": "
+                            << describe(c);
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(SmallKernels, TorchOracle,
                          ::testing::ValuesIn(getKernelNames()),
+                         [](const ::testing::TestParamInfo<std::string> &info) {
+                           return info.param;
+                         });
+
+INSTANTIATE_TEST_SUITE_P(SmallKernels, TorchOutVariant,
+                         ::testing::ValuesIn(getWritingOperatorNames()),
                          [](const ::testing::TestParamInfo<std::string> &info) {
                            return info.param;
                          });

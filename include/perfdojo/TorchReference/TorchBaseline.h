@@ -10,7 +10,9 @@
 //      axis) is refused instead of being compared with the wrong
 //      computation;
 //   3. timing as in perfdojo-run: a warm-up pass over every argument copy,
-//      then repetitions that each take the next copy (ArgumentRotation).
+//      then repetitions that each take the next copy (ArgumentRotation);
+//      operators with ATen out= variants write into the copy's output
+//      buffers, like the compiled kernel they are compared with.
 //
 // perfdojo-run-torch is the command-line front end. This header does not
 // include libtorch's headers, so its users compile quickly; linking
@@ -96,15 +98,18 @@ struct TorchBaselineResult {
   /// The largest scaled error of any output.
   double maxScaledError = 0;
   TimingResult timing;
-  /// Input copies the timed calls rotate through.
+  /// Argument copies the timed calls rotate through.
   unsigned inputCopies = 1;
+  /// Whether the operator wrote into each copy's output buffers (ATen's
+  /// out= variants, as the compiled kernels do) rather than allocating.
+  bool writesIntoOutputs = false;
 
   /// The text report: the operator, one line per validated output, the
   /// time.
   void print(llvm::raw_ostream &os) const;
   /// The JSON report (`operator`, `kernel`, `threads`, `time_median_s`,
-  /// `time_min_s`, `repetitions`, `input_copies`, `valid`,
-  /// `max_scaled_error`), read by perfdojo-search (Search/SearchReport.h).
+  /// `time_min_s`, `repetitions`, `input_copies`, `writes_into_outputs`,
+  /// `valid`, `max_scaled_error`), read by perfdojo-search (Search/SearchReport.h).
   llvm::json::Object toJSON() const;
 };
 

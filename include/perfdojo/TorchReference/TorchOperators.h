@@ -23,8 +23,25 @@ namespace perfdojo {
 
 /// Tensors by buffer name, as the kernel files name them.
 using Tensors = std::map<std::string, at::Tensor>;
-/// Computes a kernel's outputs from its inputs (any floating dtype).
-using TorchOperator = std::function<Tensors(const Tensors &)>;
+/// A library kernel's operator. `compute` allocates the outputs;
+/// `computeInto`, where ATen has an out= variant for the operator's last
+/// step, writes them into given tensors shaped like the kernel's outputs,
+/// as a compiled kernel writes into its output buffers (the peer harness in
+/// ../shared/peers times libtorch the same way).
+struct TorchOperator {
+  std::function<Tensors(const Tensors &)> compute;
+  std::function<void(const Tensors &in, Tensors &out)> computeInto;
+
+  Tensors operator()(const Tensors &in) const { return compute(in); }
+  /// The outputs for `in`: written into `out`'s tensors (and `out`
+  /// returned) where the operator has `computeInto`, else allocated.
+  Tensors call(const Tensors &in, Tensors &out) const {
+    if (!computeInto)
+      return compute(in);
+    computeInto(in, out);
+    return out;
+  }
+};
 
 /// The operator of library kernel `name` (`softmax`, `layernorm_wide`, ...),
 /// or null if the library has no such kernel.
@@ -41,6 +58,11 @@ at::ScalarType getTorchType(ScalarType type);
 /// then have the tensor's dtype.
 at::Tensor toTensor(dojo::KernelOp kernel, HostBuffer &buffer,
                     at::ScalarType dtype, bool share = false);
+
+/// Tensors viewing the buffers of `args` (no copies): the inputs (`in`
+/// and `inout`), or with `outputs` the `out` buffers.
+Tensors viewArguments(dojo::KernelOp kernel, std::vector<HostBuffer> &args,
+                      bool outputs = false);
 
 /// A f64 HostBuffer holding `tensor` in row-major order.
 HostBuffer toHostBuffer(const std::string &name, const at::Tensor &tensor);
