@@ -29,9 +29,11 @@
 //     R2  F uses only {0} to {d-1}: every instance of a in one execution of
 //         pi reduces into the same element, and F means the same in the
 //         init and combine scopes, which are siblings of pi;
-//     R3  no other leaf in pi's subtree accesses o's buffer, and a's
-//         operands do not read it: nothing sees a partial result, and o
-//         gets no other update between init and combine;
+//     R3  a's operands do not read o's buffer, and every other leaf in
+//         pi's subtree that accesses it is an `op=` update of it that
+//         does not read it: nothing sees a partial result, and what o
+//         gets between init and combine are more terms of the same
+//         reduction (a row's remainder beside its vector lanes);
 //     R4  op has an identity for the element type that a constant can
 //         spell (getReductionIdentity: -inf/inf for floats, the type's
 //         minimum/maximum for integers, false/true for bool; none for
@@ -39,7 +41,8 @@
 //     R5  pi and every scope between pi and a is plain or `:u` (a parallel,
 //         vector or GPU scope there could make unprivatize_reduction race).
 //   Then o_after = o_before op (op over all updates) =
-//   o_before op (op over j of p[F, j]) by associativity and commutativity.
+//   o_before op (the other updates) op (op over j of p[F, j]) by
+//   associativity and commutativity.
 //
 // unprivatize_reduction p#k@n   (inverse: privatize_reduction o#i@e d)
 //   Recognizes exactly the pattern above around the update leaf p#k (the
@@ -183,7 +186,10 @@ checkReduction(MoveState &state, const MoveRequest &request, Location errorLoc,
   placement->walk([&](LeafOp inner) {
     if (inner == leaf)
       return WalkResult::advance();
-    if (!isOfBuffer(inner.getArray(), output) && !readsBuffer(inner, output))
+    // More terms of the same reduction may update o directly.
+    bool writes = isOfBuffer(inner.getArray(), output);
+    if (!readsBuffer(inner, output) &&
+        (!writes || inner.getReduce() == reduce))
       return WalkResult::advance();
     other = inner;
     return WalkResult::interrupt();
@@ -193,7 +199,9 @@ checkReduction(MoveState &state, const MoveRequest &request, Location errorLoc,
         fail(request, errorLoc,
              "another leaf in the placement scope at depth " + Twine(d) +
                  " accesses '" + outArray +
-                 "', which holds only part of the reduction there (R3)");
+                 "' other than by more " + stringifyReduceKind(reduce) +
+                 "= updates, and it holds only part of the reduction there "
+                 "(R3)");
     diag.attachNote(placement.getLoc()) << "the placement scope";
     diag.attachNote(other.getLoc()) << "the other access";
     return diag;

@@ -22,10 +22,13 @@
 //      reduction loops of register tiles (their accumulators would spill);
 //   2. vectorize: split every innermost scope whose size is a multiple of
 //      the vector width W (vector bytes / element bytes) by W, after
-//      cutting a longer one that is not into a multiple of W and a scalar
-//      remainder; separate the leaves of each W-scope, make each a `:v`
-//      scope; a reduction that cannot be vectorized directly gets W lane
-//      accumulators (privatize_reduction), whose combine scope is unrolled;
+//      cutting a longer one that is not into a multiple of W and a
+//      remainder; cut a remainder (or a scope narrower than W) that could
+//      be vectorized into narrow powers of two down to max(2, W/4) lanes
+//      (12 f32 lanes: 8 and 4; what is left stays scalar); separate the
+//      leaves of each lane scope, make each a `:v` scope; a reduction that
+//      cannot be vectorized directly gets lane accumulators
+//      (privatize_reduction), whose combine scope is unrolled;
 //   3. memory: reuse buffer dimensions until exhaustion, then move internal
 //      buffers to registers (else the stack) where they fit;
 //   4. parallelize every top-level scope that can run in parallel (through
@@ -102,6 +105,40 @@ bool readsOnly(LeafOp leaf, const llvm::StringSet<> &arrays) {
   return any;
 }
 
+/// The fewest lanes of a narrow vector the heuristic makes of a remainder:
+/// a 128-bit register (a quarter of AVX-512's), at least two lanes. The
+/// target accepts any power of two down to 2; narrower pieces cost about
+/// as much as 128-bit ones and save little over scalar code.
+int64_t getMinNarrowLanes(int64_t width) {
+  return std::max<int64_t>(2, width / 4);
+}
+
+/// Whether `size` lanes make a vector the heuristic uses: the full width,
+/// or a narrow power of two (the tail of a row).
+bool isLaneCount(int64_t size, int64_t width) {
+  return size == width || (size < width && size >= getMinNarrowLanes(width) &&
+                           llvm::isPowerOf2_64(size));
+}
+
+/// Whether the lanes of `scope` (its innermost, only-leaf body) could be
+/// a vector: the output is written at stride 1 along the scope, or, as a
+/// reduction, does not depend on it (lane accumulators then apply).
+bool mayVectorize(LeafOp leaf, ScopeOp scope) {
+  unsigned depth = getNodeDepth(scope);
+  llvm::ArrayRef<mlir::AffineExpr> indices = leaf.getIndices().getResults();
+  bool usesLane = llvm::any_of(indices, [&](mlir::AffineExpr e) {
+    return e.isFunctionOfDim(depth);
+  });
+  if (!usesLane)
+    return leaf.getReduce() != ReduceKind::none;
+  std::optional<LinearForm> last =
+      indices.empty() ? std::nullopt : getLinearForm(indices.back());
+  return last && last->coeff(depth) == 1 &&
+         llvm::none_of(indices.drop_back(), [&](mlir::AffineExpr e) {
+           return e.isFunctionOfDim(depth);
+         });
+}
+
 void fuse(Game &game) {
   fuseScopes(game, [&](const MoveRequest &join) {
     return !joinsRegisterTiles(game, join);
@@ -124,7 +161,7 @@ void vectorize(Game &game, const MoveOptions &options) {
         return;
       auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
       int64_t width = getVectorLanes(kernel, leaf, options);
-      if (static_cast<int64_t>(scope.getSize()) != width)
+      if (!isLaneCount(scope.getSize(), width))
         return;
       std::string selector = getNodeSelector(scope);
       if (!llvm::hasSingleElement(scope.getBlock())) {
@@ -158,22 +195,30 @@ void vectorize(Game &game, const MoveOptions &options) {
     });
     if (!next) {
       // Split an innermost scope by the vector width; one whose size is
-      // not a multiple of it is first cut into a multiple and a scalar
-      // remainder.
+      // not a multiple of it is first cut into a multiple and a
+      // remainder, and a remainder into narrow vectors (12 f32 lanes: 8
+      // and 4), down to the narrowest the heuristic uses.
       kernel.walk([&](ScopeOp scope) {
         if (next || scope.getMode() != Mode::seq || !hasOnlyLeaves(scope))
           return;
         auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
         int64_t width = getVectorLanes(kernel, leaf, options);
         int64_t size = scope.getSize();
-        if (width <= 1 || size <= width)
+        if (width <= 1 || isLaneCount(size, width))
           return;
-        MoveRequest move =
-            size % width == 0
-                ? makeMove(MoveKind::SplitScope, getNodeSelector(scope), {width})
-                : makeMove(MoveKind::CutScope, getNodeSelector(scope),
-                           {size / width * width});
-        if (!refused.contains(move.str()))
+        std::optional<MoveRequest> move;
+        if (size > width)
+          move = size % width == 0
+                     ? makeMove(MoveKind::SplitScope, getNodeSelector(scope),
+                                {width})
+                     : makeMove(MoveKind::CutScope, getNodeSelector(scope),
+                                {size / width * width});
+        else if (int64_t narrow = int64_t(llvm::bit_floor(uint64_t(size)));
+                 narrow >= getMinNarrowLanes(width) && mayVectorize(leaf, scope))
+          move = makeMove(MoveKind::CutScope, getNodeSelector(scope), {narrow});
+        if (!move)
+          return;
+        if (!refused.contains(move->str()))
           next = move;
       });
     }

@@ -116,7 +116,7 @@ dojo.kernel @negative_reads_output {
 // -----
 
 // A running sum: y reads s in the middle of the reduction.
-// expected-error @+1 {{'privatize_reduction s#1@1 1': another leaf in the placement scope at depth 1 accesses 's', which holds only part of the reduction there (R3)}}
+// expected-error @+1 {{'privatize_reduction s#1@1 1': another leaf in the placement scope at depth 1 accesses 's' other than by more add= updates, and it holds only part of the reduction there (R3)}}
 dojo.kernel @negative_other_access {
   dojo.buffer x f32 [4, 8] heap in
   dojo.buffer s f32 [4] heap out
@@ -128,6 +128,60 @@ dojo.kernel @negative_other_access {
       dojo.leaf s[{0}] += x[{0}, {1}]
       // expected-note @+1 {{the other access}}
       dojo.leaf y[{0}, {1}] = s[{0}]
+    }
+  }
+}
+
+// -----
+
+// A plain write of s beside the reduction is not more of it.
+// expected-error @+1 {{'privatize_reduction s#1@1 1': another leaf in the placement scope at depth 1 accesses 's' other than by more add= updates, and it holds only part of the reduction there (R3)}}
+dojo.kernel @negative_other_write {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer s f32 [4] heap out
+  dojo.scope 4 {
+    dojo.leaf s[{0}] = 0.0
+    // expected-note @+1 {{the placement scope}}
+    dojo.scope 8 {
+      dojo.leaf s[{0}] += x[{0}, {1}]
+      // expected-note @+1 {{the other access}}
+      dojo.leaf s[{0}] = x[{0}, {1}]
+    }
+  }
+}
+
+// -----
+
+// Another operator into s does not regroup with the sum.
+// expected-error @+1 {{'privatize_reduction s#1@1 1': another leaf in the placement scope at depth 1 accesses 's' other than by more add= updates, and it holds only part of the reduction there (R3)}}
+dojo.kernel @negative_other_operator {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer s f32 [4] heap out
+  dojo.scope 4 {
+    dojo.leaf s[{0}] = 0.0
+    // expected-note @+1 {{the placement scope}}
+    dojo.scope 8 {
+      dojo.leaf s[{0}] += x[{0}, {1}]
+      // expected-note @+1 {{the other access}}
+      dojo.leaf s[{0}] max= x[{0}, {1}]
+    }
+  }
+}
+
+// -----
+
+// A second sum into s that reads s sees the partial result.
+// expected-error @+1 {{'privatize_reduction s#1@1 1': another leaf in the placement scope at depth 1 accesses 's' other than by more add= updates, and it holds only part of the reduction there (R3)}}
+dojo.kernel @negative_other_update_reads {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer s f32 [4] heap out
+  dojo.scope 4 {
+    dojo.leaf s[{0}] = 0.0
+    // expected-note @+1 {{the placement scope}}
+    dojo.scope 8 {
+      dojo.leaf s[{0}] += x[{0}, {1}]
+      // expected-note @+1 {{the other access}}
+      dojo.leaf s[{0}] += s[{0}] * x[{0}, {1}]
     }
   }
 }

@@ -141,3 +141,55 @@ dojo.kernel @names {
   }
   dojo.leaf s_p[0] = 1.0
 }
+
+//--- remainder.mlir
+// A row of 20 summed as 16 lanes and a remainder of 4, inside a loop over
+// 3 rows: the remainder's `+=` into s is more of the same reduction, so the
+// lanes' partial sums may live across all rows (placement: the scope of
+// size 3), combined once; the remainder keeps updating s directly.
+// RUN: perfdojo-opt %t/remainder.mlir --dojo-apply="privatize_reduction s#1@2 1" | FileCheck %t/remainder.mlir
+// RUN: perfdojo-opt %t/remainder.mlir > %t/remainder.orig
+// RUN: perfdojo-opt %t/remainder.mlir --dojo-apply="privatize_reduction s#1@2 1; unprivatize_reduction s_p#1@3" | diff %t/remainder.orig -
+//
+// The remainder itself then gets partial sums of its own over the same
+// placement, and both lane scopes vectorize; the interpreter and the JIT
+// match the reference.
+// RUN: perfdojo-opt %t/remainder.mlir --dojo-apply="privatize_reduction s#1@2 1; privatize_reduction s#1@2 1; set_vector s_p#1@2; set_vector s_p1#1@2" > %t/remainder.moved.mlir
+// RUN: perfdojo-run --engine=interp %t/remainder.moved.mlir | FileCheck %t/remainder.mlir --check-prefix=RESULT
+// RUN: perfdojo-run --engine=jit --reps=1 %t/remainder.moved.mlir | FileCheck %t/remainder.mlir --check-prefix=RESULT
+
+// CHECK-LABEL: dojo.kernel @remainder
+// CHECK:         dojo.buffer s_p f32 [5, 16] stack
+// CHECK:         dojo.scope 5 {
+// CHECK-NEXT:      dojo.leaf s[{0}] = 0{{$}}
+// CHECK-NEXT:      dojo.scope 16 {
+// CHECK-NEXT:        dojo.leaf s_p[{0}, {1}] = 0{{$}}
+// CHECK-NEXT:      }
+// CHECK-NEXT:      dojo.scope 3 {
+// CHECK-NEXT:        dojo.scope 16 {
+// CHECK-NEXT:          dojo.leaf s_p[{0}, {2}] += x[{0}, {1}, {2}]
+// CHECK-NEXT:        }
+// CHECK-NEXT:        dojo.scope 4 {
+// CHECK-NEXT:          dojo.leaf s[{0}] += x[{0}, {1}, {2}+16]
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:      dojo.scope 16 {
+// CHECK-NEXT:        dojo.leaf s[{0}] += s_p[{0}, {1}]
+
+// RESULT: output s f32 [5]
+// RESULT-NEXT: matches the f64 reference
+dojo.kernel @remainder {
+  dojo.buffer x f32 [5, 3, 20] heap in
+  dojo.buffer s f32 [5] heap out
+  dojo.scope 5 {
+    dojo.leaf s[{0}] = 0.0
+    dojo.scope 3 {
+      dojo.scope 16 {
+        dojo.leaf s[{0}] += x[{0}, {1}, {2}]
+      }
+      dojo.scope 4 {
+        dojo.leaf s[{0}] += x[{0}, {1}, {2}+16]
+      }
+    }
+  }
+}

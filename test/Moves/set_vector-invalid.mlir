@@ -15,12 +15,40 @@ dojo.kernel @negative_two_leaves {
 
 // -----
 
-// expected-error @below {{'set_vector y@1': vector scope size 8 does not match the vector width: 16 f32 lanes in 64 bytes}}
+// expected-error @below {{'set_vector y@1': vector scope size 12 is neither the vector width (16 f32 lanes in 64 bytes) nor a power of two of at least 2 below it}}
 dojo.kernel @negative_width {
-  dojo.buffer y f32 [4, 8] heap out
+  dojo.buffer y f32 [4, 12] heap out
   dojo.scope 4 {
     // expected-note @below {{the scope}}
-    dojo.scope 8 {
+    dojo.scope 12 {
+      dojo.leaf y[{0}, {1}] = 0
+    }
+  }
+}
+
+// -----
+
+// A wider vector than the register: refused.
+// expected-error @below {{'set_vector y@1': vector scope size 32 is neither the vector width (16 f32 lanes in 64 bytes) nor a power of two of at least 2 below it}}
+dojo.kernel @negative_wider_than_register {
+  dojo.buffer y f32 [4, 32] heap out
+  dojo.scope 4 {
+    // expected-note @below {{the scope}}
+    dojo.scope 32 {
+      dojo.leaf y[{0}, {1}] = 0
+    }
+  }
+}
+
+// -----
+
+// One lane is not a vector.
+// expected-error @below {{'set_vector y@1': vector scope size 1 is neither the vector width (16 f32 lanes in 64 bytes) nor a power of two of at least 2 below it}}
+dojo.kernel @negative_one_lane {
+  dojo.buffer y f32 [4, 1] heap out
+  dojo.scope 4 {
+    // expected-note @below {{the scope}}
+    dojo.scope 1 {
       dojo.leaf y[{0}, {1}] = 0
     }
   }

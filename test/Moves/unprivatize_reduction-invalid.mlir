@@ -194,7 +194,7 @@ dojo.kernel @negative_buffer {
 
 // Another leaf inside the placement scope reads s, which would then see a
 // partial sum.
-// expected-error @+1 {{'unprivatize_reduction s_p#1@2': another leaf in the placement scope at depth 1 accesses 's', which holds only part of the reduction there (R3)}}
+// expected-error @+1 {{'unprivatize_reduction s_p#1@2': another leaf in the placement scope at depth 1 accesses 's' other than by more add= updates, and it holds only part of the reduction there (R3)}}
 dojo.kernel @negative_other_output_access {
   dojo.buffer x f32 [4, 8] heap in
   dojo.buffer s f32 [4] heap out

@@ -369,7 +369,7 @@ def Dojo_UnstageMove : Dojo_Move<"unstage",
 
 def Dojo_PrivatizeReductionMove : Dojo_Move<"privatize_reduction",
     "Accumulate a reduction in private partial results (rfactor)", [{
-  **Rewrite and legality.** The reduction leaf named by `location` (`a@e`) accumulates into a new buffer `<a>_p` with one slot per iteration of its depth-`e` scope, initialized to the identity by a scope placed before its depth-`d` ancestor (`params = [d]`, `d <= e`), and a scope after it combines the slots into the output. The new buffer gets the output's allocated extents plus a last dimension of extent `n`, on the stack when it fits the stack budget, on the heap otherwise, declared right after the output's buffer. Legal when reassociation is on (R1), the output index uses only depths below `d` (R2), nothing else under the placement scope accesses the output's buffer and the leaf's operands do not read it (R3), the operator has an identity for the element type (`+ *`; `max min` on floating point only, identity `-inf`/`inf`) (R4), and the placement scope and every scope down to the leaf is plain or `:u` (R5).
+  **Rewrite and legality.** The reduction leaf named by `location` (`a@e`) accumulates into a new buffer `<a>_p` with one slot per iteration of its depth-`e` scope, initialized to the identity by a scope placed before its depth-`d` ancestor (`params = [d]`, `d <= e`), and a scope after it combines the slots into the output. The new buffer gets the output's allocated extents plus a last dimension of extent `n`, on the stack when it fits the stack budget, on the heap otherwise, declared right after the output's buffer. Legal when reassociation is on (R1), the output index uses only depths below `d` (R2), the leaf's operands do not read the output's buffer and anything else under the placement scope that accesses it is an update with the same operator that does not read it (more terms of the same reduction) (R3), the operator has an identity for the element type (`+ *`; `max min` on floating point only, identity `-inf`/`inf`) (R4), and the placement scope and every scope down to the leaf is plain or `:u` (R5).
 
   **Inverse.** `unprivatize_reduction`.
 }]>;
@@ -410,10 +410,12 @@ def Dojo_SetVectorMove : Dojo_Move<"set_vector",
     "Run a single-leaf scope as one SIMD operation (:v)", [{
   **Rewrite.** The plain scope at `location` gets mode `:v`.
 
-  **Legality.** The scope holds exactly one leaf; its size times the element
-  size equals the target's vector bytes (64); the output moves by one
-  element per lane and every operand by zero or one in the physical layout;
-  no two lanes conflict.
+  **Legality.** The scope holds exactly one leaf; its size is the target's
+  vector width for the output's element type (vector bytes / element size:
+  16 f32 lanes in 64 bytes) or a power of two of at least 2 below it (a
+  narrow vector, for the tail of a row); the output moves by one element
+  per lane and every operand by zero or one in the physical layout; no two
+  lanes conflict.
 
   **Inverse.** `clear_mode`.
 }]>;

@@ -5,6 +5,7 @@
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -133,15 +134,19 @@ TargetDescription::findModeSizeViolation(Mode mode, int64_t size,
              " exceeds the unroll limit " + std::to_string(unrollLimit);
     return std::nullopt;
   case Mode::vector: {
+    // A full register, or a narrower power of two of at least two lanes:
+    // the tail of a row that is not a multiple of the width runs on a
+    // half, a quarter, ... of a register instead of lane by lane.
     int64_t lanes = getVectorLanes(laneType);
-    if (size == lanes)
+    if (size == lanes ||
+        (size >= 2 && size < lanes && llvm::isPowerOf2_64(size)))
       return std::nullopt;
     std::string typeName;
     llvm::raw_string_ostream(typeName) << laneType;
     return "vector scope size " + std::to_string(size) +
-           " does not match the vector width: " + std::to_string(lanes) +
-           " " + typeName + " lanes in " + std::to_string(vectorBytes) +
-           " bytes";
+           " is neither the vector width (" + std::to_string(lanes) + " " +
+           typeName + " lanes in " + std::to_string(vectorBytes) +
+           " bytes) nor a power of two of at least 2 below it";
   }
   case Mode::gpu_block:
     if (size > maxBlockSize)
