@@ -383,7 +383,8 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
       })) {
     for (const BlockVariant &variant :
          {BlockVariant{0, false, false, false},
-          BlockVariant{0, false, true, false}}) {
+          BlockVariant{0, false, true, false},
+          BlockVariant{0, false, false, false, /*columnsOutermost=*/true}}) {
       if (full())
         return candidates;
       Game game(original, options);

@@ -435,11 +435,19 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
     return fail();
   // (outer output scopes, [k outer], row tiles, column tiles, [k inner],
   //  reductions, rows in the tile, vectors in the tile, lanes)
-  llvm::SmallVector<int> outerOrder(site.outer.begin(), site.outer.end());
+  // Column tiles outermost: one column tile's slab of the stride-1
+  // operand (a convolution's weights) is reused across every outer output
+  // iteration before the next is read.
+  int rowLabel = site.row ? int(*site.row) : -1;
+  llvm::SmallVector<int> outerOrder;
+  if (variant.columnsOutermost)
+    outerOrder.push_back(lane);
+  outerOrder.append(site.outer.begin(), site.outer.end());
   if (cacheTile)
     outerOrder.push_back(reduction);
-  int rowLabel = site.row ? int(*site.row) : -1;
-  if (variant.columnsOuter)
+  if (variant.columnsOutermost)
+    outerOrder.push_back(rowLabel);
+  else if (variant.columnsOuter)
     outerOrder.append({lane, rowLabel});
   else
     outerOrder.append({rowLabel, lane});
@@ -497,7 +505,10 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
     rest.sizes[site.lane] = site.laneMain;
     rankTiles(rest, options, /*rowRemainder=*/false);
     if (!rest.tiles.empty())
-      block(game, rest, BlockVariant{0, variant.columnsOuter, false}, options);
+      block(game, rest,
+            BlockVariant{0, variant.columnsOuter, false, false,
+                         variant.columnsOutermost},
+            options);
   }
   if (cut) {
     // A scalar tile.
@@ -647,6 +658,57 @@ void orderCopies(Game &game, const llvm::StringSet<> &arrays) {
   }
 }
 
+/// Copies of `arrays` that read across the rows of their source (the
+/// weights' transposition): the innermost scope, along which the copy
+/// writes consecutive elements, is split by the vector width `lanes` and
+/// its outer part moved outermost. Each step of the other scopes then reads
+/// the next element of `lanes` source rows (cache lines used `lanes` times
+/// while they stay in L1) and writes one vector; walking one row after
+/// another instead touched a new line at every element.
+void blockTranspositions(Game &game, const llvm::StringSet<> &arrays,
+                         int64_t lanes) {
+  llvm::SmallVector<LeafRef> copies;
+  llvm::StringMap<unsigned> writers;
+  game.getKernel().walk([&](LeafOp leaf) {
+    unsigned ordinal = writers[leaf.getArray()]++;
+    if (!arrays.contains(leaf.getArray()) ||
+        leaf.getReduce() != ReduceKind::none || leaf.getInputs().size() != 1)
+      return;
+    auto source = llvm::dyn_cast<AccessAttr>(leaf.getInputs()[0]);
+    unsigned depth = getNodeDepth(leaf);
+    if (!source || depth < 2)
+      return;
+    auto scope = llvm::cast<ScopeOp>(leaf->getParentOp());
+    auto written = leaf.getIndices().getResults();
+    auto read = source.getIndices().getResults();
+    std::optional<LinearForm> last =
+        written.empty() ? std::nullopt : getLinearForm(written.back());
+    bool stridedRead = llvm::any_of(read.drop_back(), [&](mlir::AffineExpr e) {
+      return e.isFunctionOfDim(depth - 1);
+    });
+    if (last && last->coeff(depth - 1) == 1 && stridedRead &&
+        int64_t(scope.getSize()) > lanes &&
+        int64_t(scope.getSize()) % lanes == 0)
+      copies.push_back({leaf.getArray().str(), ordinal});
+  });
+  for (const LeafRef &copy : copies) {
+    LeafOp leaf = findLeaf(game.getKernel(), copy);
+    unsigned depth = getNodeDepth(leaf);
+    size_t mark = game.history().size();
+    bool done = tryApply(game, makeMove(MoveKind::SplitScope,
+                                        getPathSelector(leaf, depth - 1),
+                                        {lanes}));
+    for (unsigned d = depth - 1; done && d > 0; --d)
+      done = tryApply(game,
+                      makeMove(MoveKind::SwapNestedScopes,
+                               getPathSelector(
+                                   findLeaf(game.getKernel(), copy), d - 1)));
+    if (!done)
+      while (game.history().size() > mark)
+        game.undo();
+  }
+}
+
 /// The relayout of one site whose lanes are narrower than a vector.
 bool relayout(Game &game, const BlockSite &site, const MoveOptions &options) {
   size_t mark = game.history().size();
@@ -725,6 +787,7 @@ bool relayout(Game &game, const BlockSite &site, const MoveOptions &options) {
   for (const std::string &copy : copies)
     copied.insert(copy);
   orderCopies(game, copied);
+  blockTranspositions(game, copied, lanes);
   return true;
 }
 

@@ -57,6 +57,9 @@ struct BlockVariant {
   /// Rank `tile` among the tiles whose rows divide the row scope only (no
   /// tile of remainder rows).
   bool dividingRows = false;
+  /// Column tiles above the other output scopes too (the stride-1
+  /// operand's slab of one column tile reused across all of them).
+  bool columnsOutermost = false;
 };
 
 /// Every register-blocking site of `kernel`, in text order.
