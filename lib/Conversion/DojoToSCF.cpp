@@ -51,6 +51,7 @@ private:
   LogicalResult lowerNodes(Block &block, OpBuilder &b);
   LogicalResult lowerScope(ScopeOp scope, OpBuilder &b);
   LogicalResult lowerParallelBody(ScopeOp scope, Value iv, OpBuilder &b);
+  void fenceNontemporalStores(OpBuilder &b, Location loc);
 
   KernelOp kernel;
   DenseMap<Operation *, SmallVector<unsigned, 2>> privateAllocations;
@@ -239,6 +240,20 @@ LogicalResult KernelLowering::lowerParallelBody(ScopeOp scope, Value iv,
   return success();
 }
 
+/// Non-temporal stores are weakly ordered: a full fence makes them visible
+/// before the kernel returns its results to the caller. Within the kernel,
+/// the barrier closing each parallel region (an OpenMP flush: locked
+/// instructions on x86, which drain the write-combining buffers) orders a
+/// thread's stores before any other thread reads them; a fence per
+/// parallel iteration would stall every iteration until its stores reach
+/// memory.
+void KernelLowering::fenceNontemporalStores(OpBuilder &b, Location loc) {
+  if (llvm::any_of(storages, [](Storage &storage) {
+        return storage.buffer.getNontemporal();
+      }))
+    LLVM::FenceOp::create(b, loc, LLVM::AtomicOrdering::seq_cst);
+}
+
 LogicalResult KernelLowering::run() {
   if (failed(planStorage()))
     return failure();
@@ -275,6 +290,7 @@ LogicalResult KernelLowering::run() {
     if (!storage.buffer.isArgument() && !storage.privateTo &&
         storage.buffer.getLocation() == BufferLocation::heap)
       memref::DeallocOp::create(b, loc, storage.memref);
+  fenceNontemporalStores(b, loc);
   func::ReturnOp::create(b, loc);
   kernel.erase();
   return success();

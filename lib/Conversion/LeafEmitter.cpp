@@ -506,9 +506,13 @@ LogicalResult LeafEmitter::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
                                          getVectorAlignment(out, map));
       result = emitCombine(b, loc, reduce, old, result, isBool);
     }
-    vector::StoreOp::create(b, loc, result, out.memref, indices,
-                            /*nontemporal=*/false,
-                            getVectorAlignment(out, map));
+    // A whole-vector store of a `nontemporal` buffer skips the caches
+    // (DojoToSCF fences these stores before the kernel returns).
+    vector::StoreOp::create(
+        b, loc, result, out.memref, indices,
+        /*nontemporal=*/out.buffer && out.buffer.getNontemporal() &&
+            reduce == ReduceKind::none,
+        getVectorAlignment(out, map));
     return success();
   }
   case LaneAccess::Uniform: {

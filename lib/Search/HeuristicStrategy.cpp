@@ -52,6 +52,7 @@
 #include "perfdojo/Search/RuleCandidates.h"
 #include "perfdojo/Search/Strategies.h"
 
+#include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 #include "perfdojo/Moves/Selector.h"
 
 #include "perfdojo/Search/GpuExpertRules.h"
@@ -280,6 +281,30 @@ void parallelizeNest(Game &game, const std::string &selector) {
   }
 }
 
+/// Outputs smaller than this stay cached: a consumer may read them soon,
+/// and below a core's private caches the write-back is hidden anyway.
+constexpr int64_t kStreamingBytes = int64_t(1) << 20;
+
+/// `set_nontemporal` on every output of at least kStreamingBytes that the
+/// move offers (one a `:v` leaf writes): its stores then skip reading each
+/// line before writing it. Whether that pays depends on the machine and
+/// on what reads the output next, so it is a candidate of its own, timed
+/// against the cached stores. False if no output qualifies.
+bool streamOutputs(Game &game) {
+  bool any = false;
+  applyUntilExhausted(game, [&](const MoveRequest &move) {
+    if (move.getKind() != MoveKind::SetNontemporal)
+      return false;
+    BufferOp buffer = game.getKernel().lookupArray(move.location);
+    int64_t bytes =
+        buffer ? getStorageElements(buffer) * getElementBytes(buffer) : 0;
+    bool large = bytes >= kStreamingBytes;
+    any |= large;
+    return large;
+  });
+  return any;
+}
+
 /// `parallelizeNest` on every top-level scope.
 void parallelize(Game &game) {
   llvm::SmallVector<std::string> tops;
@@ -346,11 +371,14 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
   }
   // A CPU: the register-blocking variants (when the kernel has a site),
   // then the plain pass.
-  auto finish = [&](Game &game) {
+  auto applyRules = [&](Game &game) {
     fuse(game);
     vectorize(game, options);
     placeMemory(game);
     parallelize(game);
+  };
+  auto finish = [&](Game &game) {
+    applyRules(game);
     propose(game);
   };
   std::vector<BlockSite> sites = findBlockSites(original, options);
@@ -401,6 +429,9 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
   if (!full()) {
     Game plain(original, options);
     finish(plain);
+    // The same program with its large outputs streamed past the caches.
+    if (!full() && streamOutputs(plain))
+      propose(plain);
   }
   return candidates;
 }

@@ -517,6 +517,31 @@ def Dojo_ClearModeMove : Dojo_Move<"clear_mode",
   **Inverse.** The `set_*` move of the old mode.
 }]>;
 
+def Dojo_SetNontemporalMove : Dojo_Move<"set_nontemporal",
+    "Write a buffer's vector stores past the caches", [{
+  **Rewrite.** Buffer `b` (`location` is its name) is marked `nontemporal`:
+  the CPU lowering writes its whole-vector stores with non-temporal stores,
+  which skip reading the line into the cache before writing it, and fences
+  them before the kernel or a parallel body returns. Partial and scalar
+  stores and reductions stay ordinary. No result changes.
+
+  **Legality.** A CPU target; `b` is an `out` or `inout` buffer on the heap
+  (the IR's rule for the mark) and not marked yet. Offered where a `:v`
+  leaf writes `b` without reducing into it: results streamed to memory
+  that the kernel does not read back soon.
+
+  **Inverse.** `clear_nontemporal`.
+}]>;
+
+def Dojo_ClearNontemporalMove : Dojo_Move<"clear_nontemporal",
+    "Write a buffer's stores through the caches again", [{
+  **Rewrite.** Buffer `b` loses its `nontemporal` mark.
+
+  **Legality.** `b` is marked.
+
+  **Inverse.** `set_nontemporal`.
+}]>;
+
 /// The moves in catalogue order: the order of enumeration (listing, search)
 /// and of the MoveKind values.
 defvar Dojo_MoveCatalogue = [
@@ -533,7 +558,7 @@ defvar Dojo_MoveCatalogue = [
   Dojo_UnprivatizeReductionMove, Dojo_SetUnrollMove, Dojo_SetParallelMove,
   Dojo_SetVectorMove, Dojo_SetGpuGridMove, Dojo_SetGpuBlockMove,
   Dojo_SetGpuWarpMove, Dojo_SetFrepMove, Dojo_SetSsrMove, Dojo_ClearSsrMove,
-  Dojo_ClearModeMove,
+  Dojo_ClearModeMove, Dojo_SetNontemporalMove, Dojo_ClearNontemporalMove,
 ];
 
 /// `perfdojo::MoveKind`: enumerator `<CppName>`, value the catalogue

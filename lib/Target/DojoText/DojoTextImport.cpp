@@ -247,7 +247,8 @@ private:
                      BufferLocationAttr::get(builder.getContext(),
                                              decl.location),
                      RoleAttr::get(builder.getContext(), decl.role),
-                     builder.getStrArrayAttr(arrays));
+                     builder.getStrArrayAttr(arrays),
+                     decl.nontemporal ? builder.getUnitAttr() : UnitAttr());
     return success();
   }
 

@@ -96,6 +96,20 @@ dojo.kernel @negative_argument_padded {
 
 // -----
 
+dojo.kernel @negative_nontemporal_input {
+  // expected-error @below {{'dojo.buffer' op buffer 'x' cannot be nontemporal: only an 'out' or 'inout' buffer on the heap is written past the caches}}
+  dojo.buffer x f32 [4] heap in nontemporal
+}
+
+// -----
+
+dojo.kernel @negative_nontemporal_stack {
+  // expected-error @below {{'dojo.buffer' op buffer 'y' cannot be nontemporal: only an 'out' or 'inout' buffer on the heap is written past the caches}}
+  dojo.buffer y f32 [4] stack out nontemporal
+}
+
+// -----
+
 dojo.kernel @negative_argument_shared_arrays {
   // expected-error @below {{'dojo.buffer' op argument buffer 'x' cannot hold shared arrays ('->')}}
   dojo.buffer x f32 [4] heap inout -> a, b

@@ -64,6 +64,8 @@ ParseResult BufferOp::parse(OpAsmParser &parser, OperationState &result) {
   props.role = RoleAttr::get(b.getContext(), decl.role);
   SmallVector<StringRef> arrays(decl.arrays.begin(), decl.arrays.end());
   props.arrays = b.getStrArrayAttr(arrays);
+  if (decl.nontemporal)
+    props.nontemporal = b.getUnitAttr();
   return success();
 }
 

@@ -96,6 +96,13 @@ LogicalResult BufferOp::verify() {
           TargetDescription::getDefault().findCapacityViolation(
               *this, getLocation(), elements))
     return emitOpError("does not fit its location: ") << *over;
+  // Non-temporal stores stream results past the caches: to the caller's
+  // memory, so only for what the kernel writes out, on the heap.
+  if (getNontemporal() && !mayBeNontemporal())
+    return emitOpError("buffer '")
+           << getName()
+           << "' cannot be nontemporal: only an 'out' or 'inout' buffer on "
+              "the heap is written past the caches";
   if (isArgument() && !getArrays().empty())
     return emitOpError("argument buffer '")
            << getName() << "' cannot hold shared arrays ('->')";

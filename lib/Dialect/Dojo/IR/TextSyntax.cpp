@@ -126,6 +126,8 @@ void printBufferDecl(llvm::raw_ostream &os, dojo::BufferOp buffer) {
   os << "] " << dojo::stringifyBufferLocation(buffer.getLocation());
   if (buffer.getRole() != dojo::Role::internal)
     os << " " << dojo::stringifyRole(buffer.getRole());
+  if (buffer.getNontemporal())
+    os << " nontemporal";
   ArrayAttr arrays = buffer.getArrays();
   if (!arrays.empty()) {
     os << " -> ";

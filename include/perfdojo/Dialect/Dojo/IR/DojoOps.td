@@ -59,7 +59,9 @@ def Dojo_BufferOp : Dojo_Op<"buffer", [HasParent<"KernelOp">]> {
     written `d:N` is not materialized: its storage is reused across that
     dimension. `d+p` pads a dimension by `p` elements. `-> a, b` makes `a`
     and `b` the arrays stored in this buffer; without it the buffer is one
-    array of its own name.
+    array of its own name. `nontemporal` (a heap buffer only) writes its
+    whole-vector stores past the caches, straight to memory: a hint like a
+    mode, which changes no result.
 
     ```mlir
     dojo.buffer t f32 [64:N, 16+4] stack -> t0, t1
@@ -69,7 +71,7 @@ def Dojo_BufferOp : Dojo_Op<"buffer", [HasParent<"KernelOp">]> {
                        DenseI64ArrayAttr:$shape, DenseI64ArrayAttr:$padding,
                        DenseBoolArrayAttr:$reused,
                        Dojo_BufferLocation:$location, Dojo_Role:$role,
-                       StrArrayAttr:$arrays);
+                       StrArrayAttr:$arrays, UnitAttr:$nontemporal);
   let builders = [
     // A plain buffer: one array of its own name, no padding, every
     // dimension materialized.
@@ -99,6 +101,12 @@ def Dojo_BufferOp : Dojo_Op<"buffer", [HasParent<"KernelOp">]> {
       return getShape()[d] + getPadding()[d];
     }
     bool isArgument() { return getRole() != Role::internal; }
+    /// Whether the buffer may be `nontemporal`: an `out` or `inout`
+    /// buffer on the heap, the results a kernel streams to memory.
+    bool mayBeNontemporal() {
+      return getLocation() == BufferLocation::heap &&
+             (getRole() == Role::out || getRole() == Role::inout);
+    }
   }];
 }
 

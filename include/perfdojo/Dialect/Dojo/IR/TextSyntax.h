@@ -76,6 +76,7 @@ struct BufferDecl {
   dojo::BufferLocation location = dojo::BufferLocation::heap;
   dojo::Role role = dojo::Role::internal;
   llvm::SmallVector<std::string, 2> arrays;
+  bool nontemporal = false;
 };
 
 /// The `.dojo` suffix letter of a scope mode (`v` for vector); empty for seq.
@@ -227,6 +228,8 @@ public:
     // declaration, so only the three role words are consumed.
     if (src.parseOptionalKeywordIn(word, {"in", "out", "inout"}))
       decl.role = *dojo::symbolizeRole(word);
+    if (src.parseOptionalKeywordIn(word, {"nontemporal"}))
+      decl.nontemporal = true;
     if (src.consumeArrow()) {
       do {
         std::string array;
