@@ -114,11 +114,25 @@ int64_t getMinNarrowLanes(int64_t width) {
   return std::max<int64_t>(2, width / 4);
 }
 
-/// Whether `size` lanes make a vector the heuristic uses: the full width,
-/// or a narrow power of two (the tail of a row).
-bool isLaneCount(int64_t size, int64_t width) {
-  return size == width || (size < width && size >= getMinNarrowLanes(width) &&
-                           llvm::isPowerOf2_64(size));
+/// Whether `size` lanes of `leaf`'s output type make a vector the
+/// heuristic uses: one the target accepts (the full width or a narrow one,
+/// TargetDescription::findModeSizeViolation) of at least the narrowest
+/// lanes above.
+bool isLaneCount(KernelOp kernel, LeafOp leaf, int64_t size,
+                 const MoveOptions &options) {
+  int64_t width = getVectorLanes(kernel, leaf, options);
+  mlir::Type type = kernel.lookupArray(leaf.getArray()).getElementType();
+  return size >= std::min(width, getMinNarrowLanes(width)) &&
+         !options.target.findModeSizeViolation(Mode::vector, size, type);
+}
+
+/// The widest lane count below `size` that isLaneCount accepts, or 0.
+int64_t getNarrowLanes(KernelOp kernel, LeafOp leaf, int64_t size,
+                       const MoveOptions &options) {
+  for (int64_t lanes = size - 1; lanes > 1; --lanes)
+    if (isLaneCount(kernel, leaf, lanes, options))
+      return lanes;
+  return 0;
 }
 
 /// Whether the lanes of `scope` (its innermost, only-leaf body) could be
@@ -161,8 +175,7 @@ void vectorize(Game &game, const MoveOptions &options) {
       if (next || scope.getMode() != Mode::seq || !hasOnlyLeaves(scope))
         return;
       auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
-      int64_t width = getVectorLanes(kernel, leaf, options);
-      if (!isLaneCount(scope.getSize(), width))
+      if (!isLaneCount(kernel, leaf, scope.getSize(), options))
         return;
       std::string selector = getNodeSelector(scope);
       if (!llvm::hasSingleElement(scope.getBlock())) {
@@ -205,7 +218,7 @@ void vectorize(Game &game, const MoveOptions &options) {
         auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
         int64_t width = getVectorLanes(kernel, leaf, options);
         int64_t size = scope.getSize();
-        if (width <= 1 || isLaneCount(size, width))
+        if (width <= 1 || isLaneCount(kernel, leaf, size, options))
           return;
         std::optional<MoveRequest> move;
         if (size > width)
@@ -214,8 +227,8 @@ void vectorize(Game &game, const MoveOptions &options) {
                                 {width})
                      : makeMove(MoveKind::CutScope, getNodeSelector(scope),
                                 {size / width * width});
-        else if (int64_t narrow = int64_t(llvm::bit_floor(uint64_t(size)));
-                 narrow >= getMinNarrowLanes(width) && mayVectorize(leaf, scope))
+        else if (int64_t narrow = getNarrowLanes(kernel, leaf, size, options);
+                 narrow && mayVectorize(leaf, scope))
           move = makeMove(MoveKind::CutScope, getNodeSelector(scope), {narrow});
         if (!move)
           return;

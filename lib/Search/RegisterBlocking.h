@@ -81,7 +81,10 @@ bool blockSite(Game &game, const BlockSite &site, const BlockVariant &variant,
 /// the site's nest (`stage_region`, after `split_off` of the
 /// initialization) and their copies' dimensions swapped so that variable's
 /// is the last (`swap_dims`); the copy nests write consecutive elements
-/// (`swap_nested_scopes`). Register blocking then finds the new lanes.
+/// (`swap_nested_scopes`), and a copy that reads across its source's rows
+/// (the weights' transposition) is blocked by the vector width (its lane
+/// scope split and the outer part moved outermost). Register blocking then
+/// finds the new lanes.
 /// False, with the game as it was for that site, where no site qualifies.
 bool relayoutForLanes(Game &game, const MoveOptions &options);
 
