@@ -26,28 +26,6 @@ using namespace perfdojo::moves;
 
 namespace {
 
-/// Both moves name a buffer and keep the tree as it is; only the CPU
-/// lowering emits non-temporal stores.
-template <MoveKind Kind>
-class NontemporalMove : public MoveOf<Kind, 0> {
-public:
-  bool isAvailableOn(const TargetDescription &target) const override {
-    return target.supports(Mode::parallel);
-  }
-  bool restructuresTree() const override { return false; }
-
-protected:
-  /// The buffer `request.location` names; on failure fills `diag`.
-  BufferOp resolve(MoveState &state, const MoveRequest &request,
-                   Location errorLoc, DiagnosedSilenceableFailure &diag) const {
-    BufferOp buffer = lookupBuffer(state.getKernel(), request.location);
-    if (!buffer)
-      diag = fail(request, errorLoc,
-                  "no buffer named '" + request.location + "'");
-    return buffer;
-  }
-};
-
 /// Whether a `:v` leaf writes `buffer` without reducing into it.
 bool hasVectorStores(KernelOp kernel, BufferOp buffer) {
   bool found = false;
@@ -61,78 +39,65 @@ bool hasVectorStores(KernelOp kernel, BufferOp buffer) {
   return found;
 }
 
-class SetNontemporal final
-    : public NontemporalMove<MoveKind::SetNontemporal> {
+/// Both moves name a buffer, keep the tree as it is and flip its mark
+/// (`set_nontemporal` sets it, `clear_nontemporal` clears it); only the
+/// CPU lowering emits non-temporal stores.
+template <MoveKind Kind>
+class NontemporalMove final : public MoveOf<Kind, 0> {
+  static constexpr bool sets = Kind == MoveKind::SetNontemporal;
+
 public:
+  bool isAvailableOn(const TargetDescription &target) const override {
+    return target.supports(Mode::parallel);
+  }
+  bool restructuresTree() const override { return false; }
+
   void candidates(MoveState &state,
                   SmallVectorImpl<MoveRequest> &out) const override {
     for (BufferOp buffer : state.getKernel().getBuffers())
-      if (!buffer.getNontemporal() && buffer.mayBeNontemporal() &&
-          hasVectorStores(state.getKernel(), buffer))
-        out.push_back({getName().str(), buffer.getName().str(), {}});
+      if (sets ? !buffer.getNontemporal() && buffer.mayBeNontemporal() &&
+                     hasVectorStores(state.getKernel(), buffer)
+               : buffer.getNontemporal())
+        out.push_back({this->getName().str(), buffer.getName().str(), {}});
   }
 
   DiagnosedSilenceableFailure checkRequest(MoveState &state,
                                            const MoveRequest &request,
                                            Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    BufferOp buffer = resolve(state, request, errorLoc, diag);
+    BufferOp buffer = lookupBuffer(state.getKernel(), request.location);
     if (!buffer)
-      return diag;
+      return fail(request, errorLoc,
+                  "no buffer named '" + request.location + "'");
+    auto failHere = [&](const Twine &message) {
+      return failAtBuffer(request, errorLoc, buffer,
+                          "'" + buffer.getName() + "' " + message);
+    };
+    if (!sets)
+      return buffer.getNontemporal() ? DiagnosedSilenceableFailure::success()
+                                     : failHere("is not nontemporal");
     const TargetDescription &target = state.getOptions().target;
     if (!isAvailableOn(target))
       return failAtBuffer(request, errorLoc, buffer,
                           "the target '" + target.name +
                               "' has no non-temporal stores");
     if (buffer.getNontemporal())
-      return failAtBuffer(request, errorLoc, buffer,
-                          "'" + buffer.getName() + "' is nontemporal already");
+      return failHere("is nontemporal already");
     if (!buffer.mayBeNontemporal())
-      return failAtBuffer(request, errorLoc, buffer,
-                          "'" + buffer.getName() +
-                              "' is not an 'out' or 'inout' buffer on the "
-                              "heap; only those are written past the caches");
+      return failHere("is not an 'out' or 'inout' buffer on the heap; only "
+                      "those are written past the caches");
     return DiagnosedSilenceableFailure::success();
   }
 
   MoveRequest rewrite(MoveState &state,
                       const MoveRequest &request) const override {
-    BufferOp buffer = lookupBuffer(state.getKernel(), request.location);
-    buffer.setNontemporal(true);
-    return {"clear_nontemporal", request.location, {}};
+    lookupBuffer(state.getKernel(), request.location).setNontemporal(sets);
+    return {sets ? "clear_nontemporal" : "set_nontemporal", request.location,
+            {}};
   }
 };
 
-class ClearNontemporal final
-    : public NontemporalMove<MoveKind::ClearNontemporal> {
-public:
-  void candidates(MoveState &state,
-                  SmallVectorImpl<MoveRequest> &out) const override {
-    for (BufferOp buffer : state.getKernel().getBuffers())
-      if (buffer.getNontemporal())
-        out.push_back({getName().str(), buffer.getName().str(), {}});
-  }
-
-  DiagnosedSilenceableFailure checkRequest(MoveState &state,
-                                           const MoveRequest &request,
-                                           Location errorLoc) const override {
-    DiagnosedSilenceableFailure diag = DiagnosedSilenceableFailure::success();
-    BufferOp buffer = resolve(state, request, errorLoc, diag);
-    if (!buffer)
-      return diag;
-    if (!buffer.getNontemporal())
-      return failAtBuffer(request, errorLoc, buffer,
-                          "'" + buffer.getName() + "' is not nontemporal");
-    return DiagnosedSilenceableFailure::success();
-  }
-
-  MoveRequest rewrite(MoveState &state,
-                      const MoveRequest &request) const override {
-    BufferOp buffer = lookupBuffer(state.getKernel(), request.location);
-    buffer.setNontemporal(false);
-    return {"set_nontemporal", request.location, {}};
-  }
-};
+using SetNontemporal = NontemporalMove<MoveKind::SetNontemporal>;
+using ClearNontemporal = NontemporalMove<MoveKind::ClearNontemporal>;
 
 } // namespace
 
