@@ -42,8 +42,10 @@
 // tiles, the best tile with the reduction cache-tiled, and the best tile
 // whose rows divide the row scope, cache-tiled); where a site's lanes are
 // narrower than a vector or leave a remainder, the relayout for lanes (RegisterBlocking.h
-// relayoutForLanes) then rules 0-4 (the best tile, and cache-tiled); rules
-// 1-4 alone.
+// relayoutForLanes) then rules 0-4 (the best tile, cache-tiled, with the
+// column tiles outermost, and the best tile whose operands fit the
+// registers with its accumulators); rules 1-4 alone; and that program with
+// its large outputs non-temporal (streamOutputs).
 // The fastest valid one is the result; without timing (the `dojo-heuristic`
 // pass, RuleCandidates.h) the first one is.
 //
@@ -425,7 +427,9 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
     for (const BlockVariant &variant :
          {BlockVariant{0, false, false, false},
           BlockVariant{0, false, true, false},
-          BlockVariant{0, false, false, false, /*columnsOutermost=*/true}}) {
+          BlockVariant{0, false, false, false, /*columnsOutermost=*/true},
+          BlockVariant{0, false, false, false, false,
+                       /*operandsInRegisters=*/true}}) {
       if (full())
         return candidates;
       Game game(original, options);

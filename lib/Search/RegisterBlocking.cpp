@@ -396,6 +396,11 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
   llvm::SmallVector<std::pair<int64_t, int64_t>> tiles(site.tiles);
   if (variant.dividingRows)
     llvm::erase_if(tiles, [&](auto tile) { return rowSize % tile.first; });
+  if (variant.operandsInRegisters)
+    llvm::erase_if(tiles, [&](auto tile) {
+      auto [r, u] = tile;
+      return r * u + r + u > options.target.vectorRegisters;
+    });
   if (tiles.empty())
     return fail();
   auto [rows, vectors] = tiles[std::min<size_t>(variant.tile, tiles.size() - 1)];

@@ -60,6 +60,12 @@ struct BlockVariant {
   /// Column tiles above the other output scopes too (the stride-1
   /// operand's slab of one column tile reused across all of them).
   bool columnsOutermost = false;
+  /// Rank `tile` among the tiles whose accumulators, vectors and row
+  /// broadcasts all fit the vector registers at once (r*u + u + r): where
+  /// the compiler keeps broadcasts live across reduction steps (a
+  /// convolution's overlapping input windows), a fuller tile spills an
+  /// accumulator.
+  bool operandsInRegisters = false;
 };
 
 /// Every register-blocking site of `kernel`, in text order.
