@@ -87,11 +87,7 @@ bool continuesOutside(LeafOp leaf, ScopeOp lanes) {
   auto parent = llvm::dyn_cast<ScopeOp>(lanes->getParentOp());
   if (!parent)
     return false;
-  unsigned depth = getNodeDepth(parent);
-  for (mlir::AffineExpr e : leaf.getIndices().getResults())
-    if (e.isFunctionOfDim(depth))
-      return false;
-  return true;
+  return !usesDepth(leaf.getIndices(), getNodeDepth(parent));
 }
 
 /// Whether every array `leaf` reads is one of `arrays` (and it reads one).
@@ -142,18 +138,9 @@ int64_t getNarrowLanes(KernelOp kernel, LeafOp leaf, int64_t size,
 /// reduction, does not depend on it (lane accumulators then apply).
 bool mayVectorize(LeafOp leaf, ScopeOp scope) {
   unsigned depth = getNodeDepth(scope);
-  llvm::ArrayRef<mlir::AffineExpr> indices = leaf.getIndices().getResults();
-  bool usesLane = llvm::any_of(indices, [&](mlir::AffineExpr e) {
-    return e.isFunctionOfDim(depth);
-  });
-  if (!usesLane)
+  if (!usesDepth(leaf.getIndices(), depth))
     return leaf.getReduce() != ReduceKind::none;
-  std::optional<LinearForm> last =
-      indices.empty() ? std::nullopt : getLinearForm(indices.back());
-  return last && last->coeff(depth) == 1 &&
-         llvm::none_of(indices.drop_back(), [&](mlir::AffineExpr e) {
-           return e.isFunctionOfDim(depth);
-         });
+  return isUnitStride(leaf.getIndices(), depth);
 }
 
 void fuse(Game &game) {

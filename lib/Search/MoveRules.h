@@ -7,6 +7,7 @@
 #ifndef PERFDOJO_LIB_SEARCH_MOVERULES_H
 #define PERFDOJO_LIB_SEARCH_MOVERULES_H
 
+#include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 #include "perfdojo/Moves/Game.h"
 #include "perfdojo/Moves/Selector.h"
 #include "perfdojo/Search/Strategy.h"
@@ -128,6 +129,26 @@ inline int64_t getVectorLanes(dojo::KernelOp kernel, dojo::LeafOp leaf,
                               const MoveOptions &options) {
   return options.target.getVectorLanes(
       kernel.lookupArray(leaf.getArray()).getElementType());
+}
+
+/// Whether an index of `map` uses the variable `{depth}`.
+inline bool usesDepth(mlir::AffineMap map, unsigned depth) {
+  return llvm::any_of(map.getResults(), [&](mlir::AffineExpr e) {
+    return e.isFunctionOfDim(depth);
+  });
+}
+
+/// Whether a step of `{depth}` moves `map` by exactly one element of its
+/// last dimension and not in the others (lane stride 1 in a row-major array).
+inline bool isUnitStride(mlir::AffineMap map, unsigned depth) {
+  auto results = map.getResults();
+  if (results.empty())
+    return false;
+  for (mlir::AffineExpr e : results.drop_back())
+    if (e.isFunctionOfDim(depth))
+      return false;
+  std::optional<LinearForm> last = getLinearForm(results.back());
+  return last && last->coeff(depth) == 1;
 }
 
 /// The scope a move's location names, or null.

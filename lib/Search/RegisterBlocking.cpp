@@ -62,26 +62,6 @@ LeafOp findLeaf(KernelOp kernel, const LeafRef &ref) {
   return found;
 }
 
-/// Enclosing scopes of `leaf`, outermost first.
-bool usesDepth(mlir::AffineMap map, unsigned depth) {
-  return llvm::any_of(map.getResults(), [&](mlir::AffineExpr e) {
-    return e.isFunctionOfDim(depth);
-  });
-}
-
-/// Whether a step of `{depth}` moves `map` by exactly one element of its
-/// last dimension and not in the others (lane stride 1 in a row-major array).
-bool isUnitStride(mlir::AffineMap map, unsigned depth) {
-  auto results = map.getResults();
-  if (results.empty())
-    return false;
-  for (mlir::AffineExpr e : results.drop_back())
-    if (e.isFunctionOfDim(depth))
-      return false;
-  std::optional<LinearForm> last = getLinearForm(results.back());
-  return last && last->coeff(depth) == 1;
-}
-
 
 llvm::SmallVector<int64_t> getDivisors(int64_t n, int64_t max) {
   llvm::SmallVector<int64_t> divisors;
@@ -684,14 +664,11 @@ void blockTranspositions(Game &game, const llvm::StringSet<> &arrays,
     if (!source || depth < 2)
       return;
     auto scope = llvm::cast<ScopeOp>(leaf->getParentOp());
-    auto written = leaf.getIndices().getResults();
     auto read = source.getIndices().getResults();
-    std::optional<LinearForm> last =
-        written.empty() ? std::nullopt : getLinearForm(written.back());
     bool stridedRead = llvm::any_of(read.drop_back(), [&](mlir::AffineExpr e) {
       return e.isFunctionOfDim(depth - 1);
     });
-    if (last && last->coeff(depth - 1) == 1 && stridedRead &&
+    if (isUnitStride(leaf.getIndices(), depth - 1) && stridedRead &&
         int64_t(scope.getSize()) > lanes &&
         int64_t(scope.getSize()) % lanes == 0)
       copies.push_back({leaf.getArray().str(), ordinal});
