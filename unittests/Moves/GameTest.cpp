@@ -181,3 +181,32 @@ TEST(GameCursor, FollowsRenumberedWritersAndDropsDuplicatedNodes) {
   EXPECT_FALSE(bool(unknown));
   llvm::consumeError(unknown.takeError());
 }
+
+namespace {
+/// Non-temporal stores are a CPU lowering's: on a target without parallel
+/// CPU code (Snitch) set_nontemporal is refused with the target's name and
+/// never offered, while the host CPU offers and applies it.
+TEST(Game, NontemporalStoresAreRefusedOffTheCpu) {
+  Fixture f("x f32 [16] heap in\n"
+            "y f32 [16] heap out\n"
+            "16:v y[{0}] = x[{0}]\n");
+  ASSERT_TRUE(f.kernel);
+  MoveOptions snitch;
+  snitch.target = TargetDescription::getSnitch();
+  Game refused(f.kernel, snitch);
+  llvm::Error error = refused.check("set_nontemporal y");
+  ASSERT_TRUE(bool(error));
+  EXPECT_NE(llvm::toString(std::move(error))
+                .find("the target 'snitch' has no non-temporal stores"),
+            std::string::npos);
+  for (const MoveRequest &move : refused.legalMoves())
+    EXPECT_NE(move.name, "set_nontemporal");
+
+  MoveOptions cpu;
+  cpu.target = TargetDescription::getCpu();
+  Game game(f.kernel, cpu);
+  EXPECT_FALSE(llvm::errorToBool(game.apply("set_nontemporal y")));
+  EXPECT_NE(game.print().find("y f32 [16] heap out nontemporal"),
+            std::string::npos);
+}
+} // namespace
