@@ -61,6 +61,8 @@ $rows $cols y[{0}, {1}] = y[{0}, {1}] / s[{0}]
 """
 T["layernorm"] = """\
 x f32 [$rows, $cols] heap in
+g f32 [$cols] heap in
+b f32 [$cols] heap in
 m f32 [$rows] heap
 v f32 [$rows] heap
 y f32 [$rows, $cols] heap out
@@ -74,9 +76,12 @@ $rows v[{0}] = 0
 | v[{0}] = v[{0}] + 1.0e-5
 | v[{0}] = rsqrt(v[{0}])
 $rows $cols y[{0}, {1}] = y[{0}, {1}] * v[{0}]
+| | y[{0}, {1}] = y[{0}, {1}] * g[{1}]
+| | y[{0}, {1}] = y[{0}, {1}] + b[{1}]
 """
 T["rmsnorm"] = """\
 x f32 [$rows, $cols] heap in
+g f32 [$cols] heap in
 s f32 [$rows] heap
 y f32 [$rows, $cols] heap out
 $rows s[{0}] = 0
@@ -85,9 +90,12 @@ $rows s[{0}] = 0
 | s[{0}] = s[{0}] + 1.0e-5
 | s[{0}] = rsqrt(s[{0}])
 $rows $cols y[{0}, {1}] = x[{0}, {1}] * s[{0}]
+| | y[{0}, {1}] = y[{0}, {1}] * g[{1}]
 """
 T["batchnorm"] = """\
 x f32 [$N, $C, $H, $W] heap in
+g f32 [$C] heap in
+b f32 [$C] heap in
 m f32 [$C] heap
 v f32 [$C] heap
 y f32 [$N, $C, $H, $W] heap out
@@ -101,6 +109,8 @@ $C v[{0}] = 0
 | v[{0}] = v[{0}] + 1.0e-5
 | v[{0}] = rsqrt(v[{0}])
 $N $C $H $W y[{0}, {1}, {2}, {3}] = y[{0}, {1}, {2}, {3}] * v[{1}]
+| | | | y[{0}, {1}, {2}, {3}] = y[{0}, {1}, {2}, {3}] * g[{1}]
+| | | | y[{0}, {1}, {2}, {3}] = y[{0}, {1}, {2}, {3}] + b[{1}]
 """
 T["swiglu"] = """\
 x f32 [$B, $T, $D] heap in
@@ -131,9 +141,12 @@ y f32 [$rows, $cols] heap out
 $rows $cols y[{0}, {1}] = relu(x[{0}, {1}])
 """
 T["relu_ffn"] = """\
-x f32 [$N, $C, $H, $W] heap in
-y f32 [$N, $C, $H, $W] heap out
-$N $C $H $W y[{0}, {1}, {2}, {3}] = relu(x[{0}, {1}, {2}, {3}])
+x f32 [$N, $C, $P] heap in
+w f32 [$C, $C] heap in
+y f32 [$N, $C, $P] heap out
+$N $C $P y[{0}, {1}, {2}] = 0
+| | | $C y[{0}, {1}, {2}] += w[{1}, {3}] * x[{0}, {3}, {2}]
+$N $C $P y[{0}, {1}, {2}] = relu(y[{0}, {1}, {2}])
 """
 T["reducemean"] = """\
 x f32 [$rows, $cols] heap in
@@ -150,6 +163,8 @@ def derived(op, s):
         s["Ho"], s["Wo"] = s["H"] - s["K"] + 1, s["W"] - s["K"] + 1
     if op == "batchnorm":
         s["count"] = s["N"] * s["H"] * s["W"]
+    if op == "relu_ffn":
+        s.setdefault("P", s.get("H", 1) * s.get("W", 1))
     if op == "swiglu":
         s.setdefault("B", 1)
     return s
@@ -174,7 +189,7 @@ LIBRARY = {
     "mul": ("mul", dict(rows=6, cols=14336), dict(rows=3, cols=29)),
     "reducemean": ("reducemean", dict(rows=4096, cols=4096), dict(rows=11, cols=16)),
     "relu": ("relu", dict(rows=4096, cols=4096), dict(rows=13, cols=24)),
-    "relu_ffn": ("relu_ffn", dict(N=8, C=64, H=112, W=112), dict(N=2, C=4, H=6, W=7)),
+    "relu_ffn": ("relu_ffn", dict(N=8, C=64, H=112, W=112), dict(N=2, C=16, P=13)),
     "rmsnorm": ("rmsnorm", dict(rows=3072, cols=4096), dict(rows=7, cols=16)),
     "softmax": ("softmax", dict(rows=24576, cols=512), dict(rows=9, cols=16)),
     "swiglu": ("swiglu", dict(T=256, D=4096, F=448), dict(T=6, D=16, F=7)),

@@ -30,9 +30,10 @@ const std::map<std::string, TorchOperator> &getOperators() {
     // No out= variant below: at::batch_norm, at::conv2d and at::layer_norm
     // reach their CPU kernels only through the allocating entry points.
     TorchOperator batchNorm{[](const Tensors &t) {
-      // Training mode: batch statistics over N, H, W; biased variance.
-      return Tensors{{"y", at::batch_norm(t.at("x"), /*weight=*/{},
-                                          /*bias=*/{}, /*running_mean=*/{},
+      // Training mode: batch statistics over N, H, W; biased variance;
+      // the affine weight and bias per channel.
+      return Tensors{{"y", at::batch_norm(t.at("x"), t.at("g"), t.at("b"),
+                                          /*running_mean=*/{},
                                           /*running_var=*/{},
                                           /*training=*/true,
                                           /*momentum=*/0.1, kEps,
@@ -54,8 +55,8 @@ const std::map<std::string, TorchOperator> &getOperators() {
     o["conv_large_c"] = conv;
     TorchOperator layerNorm{[](const Tensors &t) {
       const at::Tensor &x = t.at("x");
-      return Tensors{{"y", at::layer_norm(x, {x.size(-1)}, /*weight=*/{},
-                                          /*bias=*/{}, kEps)}};
+      return Tensors{{"y", at::layer_norm(x, {x.size(-1)}, t.at("g"),
+                                          t.at("b"), kEps)}};
     }, /*computeInto=*/nullptr};
     o["layernorm"] = layerNorm;
     o["layernorm_wide"] = layerNorm;
@@ -79,19 +80,26 @@ const std::map<std::string, TorchOperator> &getOperators() {
                          at::clamp_min_out(out.at("y"), t.at("x"), 0);
                        }};
     o["relu"] = relu;
-    o["relu_ffn"] = relu;
+    // A 1x1 convolution C->C over the flattened pixels, then ReLU in place:
+    // nn.Conv2d(C, C, 1, bias=False) followed by nn.ReLU(inplace=True).
+    o["relu_ffn"] = {[](const Tensors &t) {
+                       const at::Tensor &x = t.at("x"), &w = t.at("w");
+                       at::Tensor y = at::conv2d(x.unsqueeze(-1),
+                                                 w.view({w.size(0), w.size(1),
+                                                         1, 1}));
+                       return Tensors{{"y", y.squeeze(-1).relu_()}};
+                     },
+                     /*computeInto=*/nullptr};
     // Composites write their last step into the output, as a user of the
     // out= variants would.
-    auto rmsScale = [](const at::Tensor &x) {
-      return at::rsqrt((x * x).mean(-1, /*keepdim=*/true) + kEps);
+    auto rmsScaled = [](const at::Tensor &x) {
+      return x * at::rsqrt((x * x).mean(-1, /*keepdim=*/true) + kEps);
     };
     o["rmsnorm"] = {[=](const Tensors &t) {
-                      const at::Tensor &x = t.at("x");
-                      return Tensors{{"y", x * rmsScale(x)}};
+                      return Tensors{{"y", rmsScaled(t.at("x")) * t.at("g")}};
                     },
                     [=](const Tensors &t, Tensors &out) {
-                      const at::Tensor &x = t.at("x");
-                      at::mul_out(out.at("y"), x, rmsScale(x));
+                      at::mul_out(out.at("y"), rmsScaled(t.at("x")), t.at("g"));
                     }};
     o["softmax"] = {[](const Tensors &t) {
                       return Tensors{{"y", at::softmax(t.at("x"), -1)}};
