@@ -256,6 +256,7 @@ static llvm::Expected<Times> execute(Executables &executables,
   timing.warmup = options.warmup;
   timing.maxWarmupSeconds = options.maxWarmupSeconds;
   timing.repetitions = repetitions;
+  timing.cache = options.cache;
   auto measured = timeKernel(*executables.jit, inputs, timing);
   if (!measured)
     return measured.takeError();
@@ -463,6 +464,7 @@ runKernelOn(dojo::KernelOp kernel, dojo::KernelOp baseline,
   report.minSeconds = times->min;
   report.repetitions = times->repetitions;
   report.inputCopies = times->copies;
+  report.cache = options.cache;
   report.gflops = counts.flops / times->min / 1e9;
   report.gbps = counts.compulsoryBytes / times->min / 1e9;
   report.reference = describeReference(reference);

@@ -34,16 +34,18 @@ int64_t perfdojo::getLastLevelCacheBytes() {
 }
 
 ArgumentRotation::ArgumentRotation(llvm::ArrayRef<HostBuffer> inputs,
-                                   int64_t rotationBytes, unsigned maxCopies) {
+                                   const TimingOptions &options) {
   int64_t bytesPerSet = 0;
   for (const HostBuffer &buffer : inputs)
     bytesPerSet += buffer.size() * buffer.getElementBytes();
-  int64_t target =
-      rotationBytes > 0 ? rotationBytes : 2 * getLastLevelCacheBytes();
+  int64_t target = options.rotationBytes > 0 ? options.rotationBytes
+                                             : 2 * getLastLevelCacheBytes();
   unsigned copies = 1;
-  if (bytesPerSet > 0 && bytesPerSet < target)
-    copies = static_cast<unsigned>(std::min<int64_t>(
-        std::max(1u, maxCopies), (target + bytesPerSet - 1) / bytesPerSet));
+  if (options.cache == CacheState::Cold && bytesPerSet > 0 &&
+      bytesPerSet < target)
+    copies = static_cast<unsigned>(
+        std::min<int64_t>(std::max(1u, options.maxCopies),
+                          (target + bytesPerSet - 1) / bytesPerSet));
   sets.resize(copies);
   pointers.resize(copies);
   for (unsigned c = 0; c < copies; ++c) {
@@ -125,7 +127,7 @@ perfdojo::timeRotatingCalls(unsigned copies,
 llvm::Expected<TimingResult>
 perfdojo::timeKernel(JitKernel &kernel, llvm::ArrayRef<HostBuffer> inputs,
                      const TimingOptions &options) {
-  ArgumentRotation rotation(inputs, options.rotationBytes, options.maxCopies);
+  ArgumentRotation rotation(inputs, options);
   // Checks the argument types once; the timed calls go through call().
   if (llvm::Error error = kernel.run(rotation.getSet(0)))
     return std::move(error);

@@ -114,6 +114,8 @@ std::vector<std::string> perfdojo::getRunFlags(const RunOptions &options,
     addNumber("max-warmup-seconds", options.maxWarmupSeconds);
   if (options.repetitions != defaults.repetitions)
     add("reps", options.repetitions);
+  if (options.cache != defaults.cache)
+    add("cache-state", getCacheStateName(options.cache));
   if (!options.timingLock.empty())
     add("timing-lock", options.timingLock);
   if (options.peakGflops != defaults.peakGflops)

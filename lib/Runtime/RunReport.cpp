@@ -119,6 +119,7 @@ llvm::json::Value perfdojo::toJSON(const RunReport &report) {
                             {"time_min_s", report.minSeconds},
                             {"repetitions", int64_t(report.repetitions)},
                             {"input_copies", int64_t(report.inputCopies)},
+                            {"cache_state", getCacheStateName(report.cache)},
                             {"gflops", report.gflops},
                             {"gbps", report.gbps},
                             {"outputs", std::move(outputs)}};
@@ -178,6 +179,8 @@ llvm::Expected<RunReport> perfdojo::parseRunReport(llvm::StringRef json) {
   report.minSeconds = o->getNumber("time_min_s").value_or(0);
   report.repetitions = o->getInteger("repetitions").value_or(0);
   report.inputCopies = o->getInteger("input_copies").value_or(1);
+  report.cache = parseCacheState(o->getString("cache_state").value_or("cold"))
+                     .value_or(CacheState::Cold);
   report.gflops = o->getNumber("gflops").value_or(0);
   report.gbps = o->getNumber("gbps").value_or(0);
   report.reference = o->getString("reference").value_or("").str();
@@ -289,8 +292,7 @@ void perfdojo::printRunReport(const RunReport &report, llvm::raw_ostream &os) {
   os << "time: median " << formatSeconds(report.medianSeconds) << ", min "
      << formatSeconds(report.minSeconds) << " over " << report.repetitions
      << " run(s)";
-  if (report.inputCopies > 1)
-    os << " rotating " << report.inputCopies << " input copies";
+  printTimedCopies(os, report.inputCopies, report.cache);
   os << "\nrate: " << llvm::format("%.2f", report.gflops) << " GFLOP/s, "
      << llvm::format("%.2f", report.gbps) << " GB/s compulsory traffic, "
      << llvm::format("%.1f",

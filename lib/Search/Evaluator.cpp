@@ -135,7 +135,11 @@ std::string Evaluator::getKey(llvm::StringRef text) const {
     return hashKernelText(text) + "-" + options.gpuChip;
   if (options.snitch)
     return hashKernelText(text) + "-snitch";
-  return hashKernelText(text) + "-t" + std::to_string(options.threads);
+  // A warm cache is another measurement of the same text; cold keeps the
+  // keys of caches written before the option existed.
+  std::string key =
+      hashKernelText(text) + "-t" + std::to_string(options.threads);
+  return options.cache == CacheState::Warm ? key + "-warm" : key;
 }
 
 unsigned Evaluator::getTimeLimit() const {
@@ -297,6 +301,7 @@ WorkerJob Evaluator::makeJob(const std::string &text, const std::string &key,
     run.threads = options.threads;
   }
   run.repetitions = repetitions;
+  run.cache = options.cache;
   run.interpLimit = options.interpLimit;
   if (haveReference)
     job.referencePath = referencePath;

@@ -16,6 +16,7 @@ using namespace perfdojo;
 
 LibtorchTime perfdojo::timeLibtorch(llvm::StringRef tool, llvm::StringRef input,
                                     unsigned threads, unsigned repetitions,
+                                    CacheState cache,
                                     unsigned timeoutSeconds) {
   LibtorchTime result;
   if (!llvm::sys::fs::can_execute(tool)) {
@@ -27,10 +28,11 @@ LibtorchTime perfdojo::timeLibtorch(llvm::StringRef tool, llvm::StringRef input,
   llvm::sys::fs::createTemporaryFile("perfdojo-torch", "err", errPath);
   std::string threadsArg = "--threads=" + std::to_string(threads);
   std::string repsArg = "--reps=" + std::to_string(repetitions);
+  std::string cacheArg = ("--cache-state=" + getCacheStateName(cache)).str();
   std::optional<llvm::StringRef> redirects[] = {
       llvm::StringRef(""), llvm::StringRef(outPath), llvm::StringRef(errPath)};
   int rc = llvm::sys::ExecuteAndWait(
-      tool, {tool, input, "--json", threadsArg, repsArg}, std::nullopt,
+      tool, {tool, input, "--json", threadsArg, repsArg, cacheArg}, std::nullopt,
       redirects, timeoutSeconds);
   auto out = llvm::MemoryBuffer::getFile(outPath);
   auto err = llvm::MemoryBuffer::getFile(errPath);

@@ -38,6 +38,7 @@ SearchReport perfdojo::startSearchReport(const SearchContext &search,
   report.kernel = search.getOriginal().getSymName().str();
   report.work = countWork(search.getOriginal());
   report.jobs = evaluator.getJobs();
+  report.cache = evaluator.getCacheState();
   report.records = search.getRecords();
   report.evaluations = search.getSpentEvaluations();
   report.workerRuns = evaluator.getWorkerRuns();
@@ -69,7 +70,7 @@ SearchReport perfdojo::concludeSearch(SearchContext &search,
   else
     report.libtorch = timeLibtorch(conclusion.libtorchTool, conclusion.input,
                                    conclusion.threads, conclusion.repetitions,
-                                   conclusion.timeoutSeconds);
+                                   report.cache, conclusion.timeoutSeconds);
   return report;
 }
 
@@ -139,6 +140,7 @@ llvm::json::Value perfdojo::toJSON(const SearchReport &report) {
       {"strategy", report.strategy},
       {"threads", int64_t(report.threads)},
       {"jobs", int64_t(report.jobs)},
+      {"cache_state", getCacheStateName(report.cache)},
       {"seed", int64_t(report.seed)},
       {"evaluations", int64_t(report.evaluations)},
       {"pruned", int64_t(pruned)},
@@ -247,7 +249,7 @@ void perfdojo::printSearchSummary(const SearchReport &report,
      << llvm::format("%.0f", 60 * report.evaluations /
                                  std::max(report.searchSeconds, 1e-9))
      << "/min), " << report.threads << " thread(s), " << report.jobs
-     << " job(s)\n";
+     << " job(s), " << getCacheStateName(report.cache) << " cache\n";
   if (!result.finals.empty())
     os << "  final selection: the original and "
        << result.finals.size() - (result.baseline ? 1 : 0)

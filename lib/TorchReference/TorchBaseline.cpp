@@ -196,8 +196,8 @@ perfdojo::runTorchBaseline(dojo::KernelOp kernel, llvm::StringRef name,
   // compiled kernels do; one without allocates them, and they are released
   // inside each call.
   TimingOptions timingOptions;
-  ArgumentRotation rotation(inputs, timingOptions.rotationBytes,
-                            timingOptions.maxCopies);
+  timingOptions.cache = options.cache;
+  ArgumentRotation rotation(inputs, timingOptions);
   std::vector<Tensors> sets, outputSets;
   for (unsigned i = 0; i < rotation.size(); ++i) {
     sets.push_back(viewArguments(kernel, rotation.getSet(i)));
@@ -224,6 +224,7 @@ perfdojo::runTorchBaseline(dojo::KernelOp kernel, llvm::StringRef name,
     return std::move(*callError);
   result.timing = *timing;
   result.inputCopies = rotation.size();
+  result.cache = options.cache;
   return result;
 }
 
@@ -236,8 +237,7 @@ void TorchBaselineResult::print(llvm::raw_ostream &os) const {
   os << "time: median " << formatSeconds(timing.medianSeconds) << ", min "
      << formatSeconds(timing.minSeconds) << " over " << timing.repetitions
      << " run(s)";
-  if (inputCopies > 1)
-    os << " rotating " << inputCopies << " input copies";
+  printTimedCopies(os, inputCopies, cache);
   os << (writesIntoOutputs ? ", writing into each copy's outputs"
                            : ", allocating its outputs")
      << "\n";
@@ -251,6 +251,7 @@ llvm::json::Object TorchBaselineResult::toJSON() const {
                             {"time_min_s", timing.minSeconds},
                             {"repetitions", int64_t(timing.repetitions)},
                             {"input_copies", int64_t(inputCopies)},
+                            {"cache_state", getCacheStateName(cache)},
                             {"writes_into_outputs", writesIntoOutputs},
                             {"valid", true},
                             {"max_scaled_error", maxScaledError}};

@@ -91,6 +91,7 @@ llvm::Error LibraryTuner::tune(const Unit &unit, WorkerPool &pool) {
   evaluatorOptions.runner = options.runner;
   evaluatorOptions.threads = unit.threads;
   evaluatorOptions.repetitions = options.repetitions;
+  evaluatorOptions.cache = options.cache;
   evaluatorOptions.timeoutSeconds = options.timeoutSeconds;
   evaluatorOptions.interpLimit = options.interpLimit;
   evaluatorOptions.jobs = options.jobsPerUnit;

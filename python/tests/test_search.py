@@ -64,6 +64,8 @@ def test_search_argument_errors(fig6):
         perfdojo.search(fig6, target="tpu")
     with pytest.raises(perfdojo.RunError, match="cannot execute the worker"):
         perfdojo.search(fig6, runner="/nonexistent/perfdojo-run")
+    with pytest.raises(ValueError, match="cache_state must be 'cold' or 'warm'"):
+        perfdojo.search(fig6, cache_state="hot")
     assert "heuristic" in perfdojo.strategies()
 
 
@@ -83,3 +85,14 @@ def test_evaluator_caches_by_program(fig6, tmp_path):
     other = perfdojo.Evaluator(fig6, repetitions=1, cache=str(tmp_path))
     assert other.evaluate(["join_scopes t@0"])["cached"]
     assert other.worker_runs == 0
+
+
+def test_warm_cache_state_is_its_own_measurement(fig6, tmp_path):
+    cold = perfdojo.Evaluator(fig6, repetitions=1, cache=str(tmp_path))
+    assert cold.evaluate()["ok"]
+    # The same program timed warm: another key, so a worker runs again.
+    warm = perfdojo.Evaluator(fig6, repetitions=1, cache=str(tmp_path),
+                              cache_state="warm")
+    result = warm.evaluate()
+    assert result["ok"] and not result["cached"]
+    assert result["key"].endswith("-warm") and warm.worker_runs == 1

@@ -47,6 +47,10 @@ static cl::opt<unsigned> warmup("warmup", cl::init(1),
                                 cl::desc("Untimed calls before timing (at "
                                          "least one per argument copy)"),
                                 cl::cat(torchCategory));
+static cl::opt<CacheState> cacheState("cache-state", cl::init(CacheState::Cold),
+                                 cl::desc(kCacheFlagHelp),
+                                 getCacheStateValues(),
+                                 cl::cat(torchCategory));
 static cl::opt<uint64_t> seed("seed", cl::init(0),
                               cl::desc("Seed of the input generator (the "
                                        "same data as perfdojo-run's)"),
@@ -97,6 +101,7 @@ static int toolMain(int argc, char **argv) {
   options.threads = threads;
   options.warmup = warmup;
   options.repetitions = reps;
+  options.cache = cacheState;
   options.seed = seed;
   auto result = runTorchBaseline(kernel, *name, options);
   if (!result)

@@ -109,6 +109,9 @@ static cl::opt<double> maxWarmupSeconds(
              "run on, which leaves the cache in the same state (0: right "
              "after the --warmup calls; negative: always run)"),
     cl::cat(runCategory));
+static cl::opt<CacheState> cacheState("cache-state", cl::init(CacheState::Cold),
+                                 cl::desc(kCacheFlagHelp),
+                                 getCacheStateValues(), cl::cat(runCategory));
 static cl::opt<double> peakGflops(
     "peak-gflops", cl::init(0),
     cl::desc("Machine peak GFLOP/s, to report the roofline percentage"),
@@ -208,6 +211,7 @@ static llvm::Expected<RunOptions> getRunOptions() {
   options.warmup = warmup;
   options.maxWarmupSeconds = maxWarmupSeconds;
   options.repetitions = reps;
+  options.cache = cacheState;
   options.timingLock = timingLock;
   options.peakGflops = peakGflops;
   options.peakGBps = peakGBps;

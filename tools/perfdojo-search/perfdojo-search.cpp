@@ -114,6 +114,10 @@ static cl::opt<std::string> outDir(
 static cl::opt<unsigned> reps("reps", cl::init(5),
                               cl::desc("Timed repetitions per evaluation"),
                               cl::cat(searchCategory));
+static cl::opt<CacheState> cacheState("cache-state", cl::init(CacheState::Cold),
+                                 cl::desc(kCacheFlagHelp),
+                                 getCacheStateValues(),
+                                 cl::cat(searchCategory));
 static cl::opt<int64_t> interpLimit(
     "interp-limit", cl::init(RunOptions().interpLimit),
     cl::desc("Largest leaf-evaluation count whose f64 reference the "
@@ -347,6 +351,7 @@ static int toolMain(int argc, char **argv) {
   }
   options.threads = threads;
   options.repetitions = reps;
+  options.cache = cacheState;
   options.timeoutSeconds = timeout;
   options.interpLimit = interpLimit;
   options.jobs = std::max(1u, jobs.getValue());

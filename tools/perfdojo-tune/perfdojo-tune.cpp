@@ -58,6 +58,9 @@ static cl::opt<unsigned> jobs(
 static cl::opt<unsigned> reps("reps", cl::init(5),
                               cl::desc("Timed repetitions per evaluation"),
                               cl::cat(tuneCategory));
+static cl::opt<CacheState> cacheState("cache-state", cl::init(CacheState::Cold),
+                                 cl::desc(kCacheFlagHelp),
+                                 getCacheStateValues(), cl::cat(tuneCategory));
 static cl::opt<unsigned> timeout(
     "timeout", cl::init(60),
     cl::desc("Seconds one evaluation may take at most"),
@@ -235,6 +238,7 @@ static llvm::Expected<Setup> prepare(const RankGroup &group,
     return llvm::createStringError("cannot execute the worker '" +
                                    options.runner + "' (set --runner)");
   options.repetitions = reps;
+  options.cache = cacheState;
   options.timeoutSeconds = timeout;
   options.maxWorkRatio = maxWorkRatio;
   options.interpLimit = interpLimit;

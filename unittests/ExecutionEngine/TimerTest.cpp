@@ -99,12 +99,39 @@ TEST(TimerTest, RotationSpansTheRequestedBytes) {
   std::vector<HostBuffer> args;
   args.emplace_back("x", ScalarType::f32, 1000);
   args[0].fill(1.5);
-  ArgumentRotation rotation(args, 10000, 64);
+  TimingOptions options;
+  options.rotationBytes = 10000;
+  ArgumentRotation rotation(args, options);
   ASSERT_EQ(rotation.size(), 3u);
   EXPECT_EQ(rotation.getSet(2)[0].get(999), 1.5);
   EXPECT_NE(rotation.getSet(1)[0].data(), rotation.getSet(2)[0].data());
   // The cap wins over the byte target.
-  EXPECT_EQ(ArgumentRotation(args, 1 << 20, 4).size(), 4u);
+  options.rotationBytes = 1 << 20;
+  options.maxCopies = 4;
+  EXPECT_EQ(ArgumentRotation(args, options).size(), 4u);
+}
+
+TEST(TimerTest, AWarmCacheTimesOneCopy) {
+  std::vector<HostBuffer> args;
+  args.emplace_back("x", ScalarType::f32, 1000);
+  TimingOptions options;
+  options.cache = CacheState::Warm;
+  options.rotationBytes = 1 << 20;
+  ArgumentRotation rotation(args, options);
+  EXPECT_EQ(rotation.size(), 1u);
+  // Every warm-up and timed call then runs on that copy.
+  options.warmup = 2;
+  options.repetitions = 3;
+  Trace trace;
+  ASSERT_TRUE(timeWith(trace, rotation.size(), options));
+  EXPECT_EQ(trace.calls, (std::vector<unsigned>{0, 0, 0, 0, 0}));
+}
+
+TEST(TimerTest, CacheStatesHaveNames) {
+  EXPECT_EQ(parseCacheState("warm"), CacheState::Warm);
+  EXPECT_EQ(parseCacheState(getCacheStateName(CacheState::Cold)),
+            CacheState::Cold);
+  EXPECT_FALSE(parseCacheState("hot"));
 }
 
 } // namespace

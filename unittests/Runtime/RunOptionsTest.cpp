@@ -56,11 +56,13 @@ TEST(RunOptions, WorkerFlagsSpellWhatDiffers) {
   options.repetitions = 5;
   options.referenceEngine = ReferenceEngine::Compiled;
   options.maxWarmupSeconds = 0;
+  options.cache = CacheState::Warm;
   options.timingLock = "/tmp/lock";
   std::vector<std::string> expected = {
       "--reference-engine=compiled", "--threads=2",
       "--max-warmup-seconds=0",      "--reps=5",
-      "--timing-lock=/tmp/lock",     "--baseline=original.dojo"};
+      "--cache-state=warm",          "--timing-lock=/tmp/lock",
+      "--baseline=original.dojo"};
   EXPECT_EQ(getRunFlags(options, "original.dojo"), expected);
 
   RunOptions other;

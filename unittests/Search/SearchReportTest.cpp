@@ -108,6 +108,7 @@ TEST(SearchReport, JsonCarriesTheSchemaVersionAndEveryDocumentedField) {
                               "strategy",
                               "threads",
                               "jobs",
+                              "cache_state",
                               "seed",
                               "evaluations",
                               "pruned",
@@ -127,7 +128,7 @@ TEST(SearchReport, JsonCarriesTheSchemaVersionAndEveryDocumentedField) {
                               "search_best_time_s",
                               "best_moves"})
     EXPECT_TRUE(o->get(key)) << key.str();
-  EXPECT_EQ(o->size(), 26u);
+  EXPECT_EQ(o->size(), 27u);
   EXPECT_EQ(o->getInteger("pruned"), 1);
   EXPECT_EQ(o->getNumber("evaluations_per_minute"), 4);
   EXPECT_EQ(o->getNumber("best_time_s"), 2);

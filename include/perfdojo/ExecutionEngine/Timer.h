@@ -3,22 +3,25 @@
 // The one timing method behind perfdojo-run, the benchmarks and the search:
 // warm-up calls, then repetitions that rotate through enough copies of the
 // argument buffers that a kernel whose data would fit in the last-level
-// cache still starts every repetition on data it has not just touched.
+// cache still starts every repetition on data it has not just touched
+// (CacheState::Cold), or that all run on one copy (CacheState::Warm).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_EXECUTIONENGINE_TIMER_H
 #define PERFDOJO_EXECUTIONENGINE_TIMER_H
 
 #include "perfdojo/ExecutionEngine/JitKernel.h"
+#include "perfdojo/Support/CacheState.h"
 
 namespace perfdojo {
 
 struct TimingOptions {
+  CacheState cache = CacheState::Cold;
   /// Untimed calls first; at least one per argument copy.
   unsigned warmup = 1;
   unsigned repetitions = 10;
-  /// Rotate argument copies until they span this many bytes (0: twice the
-  /// last-level cache). At most `maxCopies` copies are made.
+  /// Cold: rotate argument copies until they span this many bytes (0:
+  /// twice the last-level cache). At most `maxCopies` copies are made.
   int64_t rotationBytes = 0;
   unsigned maxCopies = 64;
   /// Once warm-up calls have taken this long, the copies not yet used are
@@ -37,13 +40,14 @@ struct TimingResult {
   unsigned copies = 1;
 };
 
-/// Copies of a kernel's argument buffers, enough of them to span
-/// `rotationBytes` (0: twice the last-level cache), at most `maxCopies`.
-/// Each call of `next()` returns the argument pointers of the next copy.
+/// Copies of a kernel's argument buffers: for a cold cache enough of them
+/// to span `options.rotationBytes` (0: twice the last-level cache), at most
+/// `options.maxCopies`; for a warm one a single copy. Each call of `next()`
+/// returns the argument pointers of the next copy.
 class ArgumentRotation {
 public:
-  ArgumentRotation(llvm::ArrayRef<HostBuffer> inputs, int64_t rotationBytes,
-                   unsigned maxCopies);
+  ArgumentRotation(llvm::ArrayRef<HostBuffer> inputs,
+                   const TimingOptions &options);
   void **next();
   unsigned size() const { return sets.size(); }
   std::vector<HostBuffer> &getSet(unsigned i) { return sets[i]; }

@@ -11,6 +11,8 @@
 #ifndef PERFDOJO_RUNTIME_RUNOPTIONS_H
 #define PERFDOJO_RUNTIME_RUNOPTIONS_H
 
+#include "perfdojo/Support/CacheState.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -86,6 +88,8 @@ struct RunOptions {
   unsigned warmup = 1;
   double maxWarmupSeconds = 1;
   unsigned repetitions = 0;
+  /// The cache the timed repetitions start from (CacheState.h).
+  CacheState cache = CacheState::Cold;
 
   /// A file to hold an exclusive lock on while touching kernel data
   /// (TimingLock.h); "" for none.

@@ -91,6 +91,8 @@ struct RunReport {
   unsigned repetitions = 0;
   /// Argument copies the timing rotated through.
   unsigned inputCopies = 1;
+  /// The cache the timed repetitions started from.
+  CacheState cache = CacheState::Cold;
   /// Rates of the fastest repetition.
   double gflops = 0, gbps = 0;
   std::vector<OutputSummary> outputs;

@@ -41,6 +41,8 @@ struct EvaluatorOptions {
   std::string runner;
   unsigned threads = 1;
   unsigned repetitions = 5;
+  /// The cache the candidates' timed repetitions start from.
+  CacheState cache = CacheState::Cold;
   /// RunOptions::interpLimit of the workers: above it, the f64 reference is
   /// compiled rather than interpreted.
   int64_t interpLimit = RunOptions().interpLimit;
@@ -133,6 +135,7 @@ public:
   unsigned getCacheHits() const { return cacheHits; }
   unsigned getWorkerRuns() const { return workerRuns; }
   unsigned getJobs() const { return options.jobs; }
+  CacheState getCacheState() const { return options.cache; }
 
 private:
   /// A candidate after its moves: text and leaf evaluations, or an error.

@@ -11,6 +11,7 @@
 #define PERFDOJO_SEARCH_SEARCHREPORT_H
 
 #include "perfdojo/Runtime/WorkCounts.h"
+#include "perfdojo/Support/CacheState.h"
 #include "perfdojo/Search/FinalSelection.h"
 
 #include "llvm/Support/JSON.h"
@@ -44,7 +45,7 @@ struct LibtorchTime {
 /// times it like perfdojo-run times a candidate.
 LibtorchTime timeLibtorch(llvm::StringRef tool, llvm::StringRef input,
                           unsigned threads, unsigned repetitions,
-                          unsigned timeoutSeconds);
+                          CacheState cache, unsigned timeoutSeconds);
 
 /// Everything report.json and the summary say.
 struct SearchReport {
@@ -52,6 +53,8 @@ struct SearchReport {
   /// Work of the original (the operator), to turn times into rates.
   WorkCounts work;
   unsigned threads = 1, jobs = 1;
+  /// The cache the evaluations' timed repetitions started from.
+  CacheState cache = CacheState::Cold;
   uint64_t seed = 0;
   /// The search's records and counters, before the final selection.
   llvm::ArrayRef<SearchRecord> records;

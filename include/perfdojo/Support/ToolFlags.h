@@ -7,6 +7,8 @@
 #ifndef PERFDOJO_SUPPORT_TOOLFLAGS_H
 #define PERFDOJO_SUPPORT_TOOLFLAGS_H
 
+#include "perfdojo/Support/CacheState.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -52,6 +54,20 @@ inline void parseToolCommandLine(int argc, char **argv,
   llvm::cl::ParseCommandLineOptions(arguments.size(), arguments.data(),
                                     overview);
 }
+
+/// The `--cache-state` flag of every tool that times (perfdojo-run,
+/// perfdojo-run-torch, perfdojo-search): its values and its help.
+inline auto getCacheStateValues() {
+  return llvm::cl::values(
+      clEnumValN(CacheState::Cold, "cold",
+                 "every repetition on argument copies the last-level cache "
+                 "no longer holds (default)"),
+      clEnumValN(CacheState::Warm, "warm",
+                 "every repetition on the same arguments, as a loop calling "
+                 "the kernel finds them"));
+}
+constexpr const char *kCacheFlagHelp =
+    "The cache the timed repetitions start from";
 
 /// `12.345 ms` at or above a millisecond, `3.210 us` below.
 inline std::string formatSeconds(double seconds) {

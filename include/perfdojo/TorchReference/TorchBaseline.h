@@ -83,6 +83,8 @@ struct TorchBaselineOptions {
   /// repetitions.
   unsigned warmup = 1;
   unsigned repetitions = 10;
+  /// The cache the timed calls start from (perfdojo-run's --cache-state).
+  CacheState cache = CacheState::Cold;
   /// Seed of the input generator (the same data as perfdojo-run's).
   uint64_t seed = 0;
 };
@@ -100,6 +102,7 @@ struct TorchBaselineResult {
   TimingResult timing;
   /// Argument copies the timed calls rotate through.
   unsigned inputCopies = 1;
+  CacheState cache = CacheState::Cold;
   /// Whether the operator wrote into each copy's output buffers (ATen's
   /// out= variants, as the compiled kernels do) rather than allocating.
   bool writesIntoOutputs = false;
@@ -108,7 +111,7 @@ struct TorchBaselineResult {
   /// time.
   void print(llvm::raw_ostream &os) const;
   /// The JSON report (`operator`, `kernel`, `threads`, `time_median_s`,
-  /// `time_min_s`, `repetitions`, `input_copies`, `writes_into_outputs`,
+  /// `time_min_s`, `repetitions`, `input_copies`, `cache_state`, `writes_into_outputs`,
   /// `valid`, `max_scaled_error`), read by perfdojo-search (Search/SearchReport.h).
   llvm::json::Object toJSON() const;
 };

@@ -14,6 +14,7 @@
 #define PERFDOJO_TUNE_LIBRARYTUNER_H
 
 #include "perfdojo/Search/WorkerJob.h"
+#include "perfdojo/Support/CacheState.h"
 #include "perfdojo/Tune/Manifest.h"
 #include "perfdojo/Tune/RecordLog.h"
 
@@ -31,6 +32,8 @@ struct TuneOptions {
   /// The perfdojo-run executable, as the ranks that run jobs see it.
   std::string runner;
   unsigned repetitions = 5;
+  /// The cache the evaluations' timed repetitions start from.
+  CacheState cache = CacheState::Cold;
   unsigned timeoutSeconds = 60;
   /// Worker memory limit in MiB (0: none).
   unsigned memoryLimitMiB = 0;

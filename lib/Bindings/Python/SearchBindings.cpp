@@ -67,6 +67,7 @@ struct EvaluatorSettings {
   std::string runner, target = "cpu", cacheDir;
   unsigned threads = 1, repetitions = 5, timeout = 60, jobs = 1;
   double maxWorkRatio = 4;
+  CacheState cacheState = CacheState::Cold;
 };
 
 struct PyEvaluator {
@@ -100,6 +101,7 @@ static EvaluatorOptions getEvaluatorOptions(const EvaluatorSettings &settings) {
   options.memoryLimitMiB = getDefaultWorkerMemoryMiB(options.jobs);
   options.maxWorkRatio = settings.maxWorkRatio;
   options.cacheDir = settings.cacheDir;
+  options.cache = settings.cacheState;
   if (llvm::Error error = checkEvaluatorOptions(options))
     throw py::value_error(llvm::toString(std::move(error)));
   return options;
@@ -260,13 +262,19 @@ static PySearchResult search(const py::object &kernel,
   py::arg("runner"), py::arg("target") = "cpu", py::arg("threads") = 1,        \
       py::arg("repetitions") = 5, py::arg("timeout") = 60,                     \
       py::arg("jobs") = 1, py::arg("max_work_ratio") = 4.0,                    \
-      py::arg("cache") = ""
+      py::arg("cache") = "", py::arg("cache_state") = "cold"
 
 static EvaluatorSettings makeSettings(std::string runner, std::string target,
                                       unsigned threads, unsigned repetitions,
                                       unsigned timeout, unsigned jobs,
-                                      double maxWorkRatio, std::string cache) {
+                                      double maxWorkRatio, std::string cache,
+                                      const std::string &cacheState) {
   EvaluatorSettings settings;
+  std::optional<CacheState> state = parseCacheState(cacheState);
+  if (!state)
+    throw py::value_error("cache_state must be 'cold' or 'warm', not '" +
+                          cacheState + "'");
+  settings.cacheState = *state;
   settings.runner = std::move(runner);
   settings.target = std::move(target);
   settings.threads = threads;
@@ -288,11 +296,13 @@ environments to share its cache.)")
       .def(py::init([](const py::object &kernel, std::string runner,
                        std::string target, unsigned threads,
                        unsigned repetitions, unsigned timeout, unsigned jobs,
-                       double maxWorkRatio, std::string cache) {
+                       double maxWorkRatio, std::string cache,
+                       const std::string &cacheState) {
              return makeEvaluator(
                  kernel, makeSettings(std::move(runner), std::move(target),
                                       threads, repetitions, timeout, jobs,
-                                      maxWorkRatio, std::move(cache)));
+                                      maxWorkRatio, std::move(cache),
+                                      cacheState));
            }),
            py::arg("kernel"), py::kw_only(), EVALUATOR_ARGS)
       .def(
@@ -342,13 +352,15 @@ environments to share its cache.)")
          bool timeBestPath, const std::string &out, const py::object &progress,
          std::string runner, std::string target, unsigned threads,
          unsigned repetitions, unsigned timeout, unsigned jobs,
-         double maxWorkRatio, std::string cache) {
+         double maxWorkRatio, std::string cache,
+         const std::string &cacheState) {
         return search(kernel, strategy, budgetEvals, budgetSeconds, seed,
                       finalCandidates, finalRepetitions, timeBestPath, out,
                       progress,
                       makeSettings(std::move(runner), std::move(target),
                                    threads, repetitions, timeout, jobs,
-                                   maxWorkRatio, std::move(cache)));
+                                   maxWorkRatio, std::move(cache),
+                                   cacheState));
       },
       py::arg("kernel"), py::arg("strategy") = "heuristic", py::kw_only(),
       py::arg("budget_evals") = 0, py::arg("budget_seconds") = 0.0,
