@@ -28,7 +28,9 @@
 //      (12 f32 lanes: 8 and 4; what is left stays scalar); separate the
 //      leaves of each lane scope, make each a `:v` scope; a reduction that
 //      cannot be vectorized directly gets lane accumulators
-//      (privatize_reduction), whose combine scope is unrolled;
+//      (privatize_reduction), whose combine scope is unrolled; an
+//      accumulator sums at most kMaxTermsPerAccumulator terms, so a longer
+//      reduction gets lanes per block whose combine gets lanes once more;
 //   3. memory: reuse buffer dimensions until exhaustion, then move internal
 //      buffers to registers (else the stack) where they fit;
 //   4. parallelize every top-level scope that can run in parallel (through
@@ -56,6 +58,7 @@
 
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 #include "perfdojo/Moves/Selector.h"
+#include "perfdojo/Support/SaturatingArithmetic.h"
 
 #include "perfdojo/Search/GpuExpertRules.h"
 #include "perfdojo/Search/SnitchExpertRules.h"
@@ -64,6 +67,7 @@
 
 #include "llvm/ADT/StringSet.h"
 
+#include <algorithm>
 #include <vector>
 
 using namespace perfdojo;
@@ -88,6 +92,43 @@ bool continuesOutside(LeafOp leaf, ScopeOp lanes) {
   if (!parent)
     return false;
   return !usesDepth(leaf.getIndices(), getNodeDepth(parent));
+}
+
+/// The most terms one lane accumulator sums. f32 keeps 24 bits: a chain of
+/// 2^12 same-signed terms loses at most about 2^-12 of its value, while the
+/// 2M-term chains of a 33.5M-element channel sum (a large batchnorm) drift
+/// by 1e-3 and more. A longer reduction accumulates per block (a row) and
+/// combines the blocks' partials in lane accumulators of their own.
+constexpr int64_t kMaxTermsPerAccumulator = int64_t(1) << 12;
+
+/// Terms each lane accumulator sums when privatize_reduction places the
+/// accumulators of the lane scope `lanes` before its depth-`d` ancestor:
+/// the iterations of the scopes from depth d down to the lanes' parent.
+int64_t getTermsPerAccumulator(ScopeOp lanes, unsigned d) {
+  int64_t terms = 1;
+  for (auto scope = llvm::dyn_cast<ScopeOp>(lanes->getParentOp());
+       scope && getNodeDepth(scope) >= d;
+       scope = llvm::dyn_cast<ScopeOp>(scope->getParentOp()))
+    terms = saturatingMul(terms, scope.getSize());
+  return terms;
+}
+
+/// The placements privatize_reduction is tried at for the lane scope
+/// `lanes` (at depth e), in order: outermost first (the fewest combines),
+/// except that with `bounded` the outermost placement whose accumulators
+/// sum at most kMaxTermsPerAccumulator terms comes first.
+std::vector<unsigned> getPrivatizationDepths(ScopeOp lanes, bool bounded) {
+  unsigned e = getNodeDepth(lanes);
+  std::vector<unsigned> depths;
+  for (unsigned d = 0; d <= e; ++d)
+    depths.push_back(d);
+  if (bounded) {
+    auto first = llvm::find_if(depths, [&](unsigned d) {
+      return getTermsPerAccumulator(lanes, d) <= kMaxTermsPerAccumulator;
+    });
+    std::rotate(depths.begin(), first, depths.end());
+  }
+  return depths;
 }
 
 /// Whether every array `leaf` reads is one of `arrays` (and it reads one).
@@ -155,6 +196,11 @@ void vectorize(Game &game, const MoveOptions &options) {
   // only these is a combine, which is unrolled, never privatized again
   // (a combine left inside a loop would otherwise privatize forever).
   llvm::StringSet<> accumulators;
+  // Accumulators of a reduction that continues outside their placement
+  // (its chain cut at kMaxTermsPerAccumulator terms): their combine is
+  // privatized once more, into lanes that sum the blocks' partials.
+  llvm::StringSet<> blocked;
+  bool nextIsBlocked = false;
   for (unsigned step = 0; step < kMaxSteps; ++step) {
     KernelOp kernel = game.getKernel();
     std::optional<MoveRequest> next;
@@ -185,11 +231,19 @@ void vectorize(Game &game, const MoveOptions &options) {
       // scope gets one accumulator per lane (init and combine placed
       // around the outermost scope they can be); one that ends with the
       // lanes (the combine of such accumulators) is unrolled.
-      if (continuesOutside(leaf, scope) && !readsOnly(leaf, accumulators)) {
-        for (unsigned d = 0, e = getNodeDepth(scope); d <= e && !next; ++d) {
+      bool combinesBlocks = readsOnly(leaf, blocked);
+      if (continuesOutside(leaf, scope) &&
+          (!readsOnly(leaf, accumulators) || combinesBlocks)) {
+        for (unsigned d : getPrivatizationDepths(scope, !combinesBlocks)) {
           MoveRequest move = makeMove(MoveKind::PrivatizeReduction, selector, {d});
-          if (!refused.contains(move.str()))
-            next = move;
+          if (refused.contains(move.str()))
+            continue;
+          next = move;
+          // The reduction continues across the scope the accumulators
+          // are placed in: their combine is a reduction of its own.
+          nextIsBlocked = !combinesBlocks && d > 0 &&
+                          !usesDepth(leaf.getIndices(), d - 1);
+          break;
         }
       }
       MoveRequest unroll = makeMove(MoveKind::SetUnroll, selector);
@@ -237,8 +291,11 @@ void vectorize(Game &game, const MoveOptions &options) {
     }
     if (privatizes)
       for (const auto &name : getBufferNames(game.getKernel()))
-        if (!before.contains(name.getKey()))
+        if (!before.contains(name.getKey())) {
           accumulators.insert(name.getKey());
+          if (nextIsBlocked)
+            blocked.insert(name.getKey());
+        }
     // The tree changed: refusals may no longer hold (selectors shift).
     refused.clear();
   }
