@@ -218,7 +218,8 @@ int main(int argc, char **argv) {
       }
       allValid &= validate(*c, "libtorch", torchArgs, expected64);
     }
-    c->rotation = std::make_unique<ArgumentRotation>(c->inputs, TimingOptions());
+    c->rotation =
+        std::make_unique<ArgumentRotation>(c->inputs, TimingOptions());
     cases.push_back(std::move(c));
   }
   if (!allValid) {

@@ -32,8 +32,8 @@ LibtorchTime perfdojo::timeLibtorch(llvm::StringRef tool, llvm::StringRef input,
   std::optional<llvm::StringRef> redirects[] = {
       llvm::StringRef(""), llvm::StringRef(outPath), llvm::StringRef(errPath)};
   int rc = llvm::sys::ExecuteAndWait(
-      tool, {tool, input, "--json", threadsArg, repsArg, cacheArg}, std::nullopt,
-      redirects, timeoutSeconds);
+      tool, {tool, input, "--json", threadsArg, repsArg, cacheArg},
+      std::nullopt, redirects, timeoutSeconds);
   auto out = llvm::MemoryBuffer::getFile(outPath);
   auto err = llvm::MemoryBuffer::getFile(errPath);
   llvm::sys::fs::remove(outPath);

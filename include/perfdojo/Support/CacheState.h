@@ -1,4 +1,4 @@
-//===- CacheState.h - the cache a timed call starts from ---------*- C++ -*-===//
+//===- CacheState.h - the cache a timed call starts from --------*- C++ -*-===//
 //
 // One option of every timing (perfdojo-run, perfdojo-run-torch, the search's
 // evaluations): whether the repetitions find their data in the caches.

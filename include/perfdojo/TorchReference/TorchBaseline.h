@@ -111,8 +111,9 @@ struct TorchBaselineResult {
   /// time.
   void print(llvm::raw_ostream &os) const;
   /// The JSON report (`operator`, `kernel`, `threads`, `time_median_s`,
-  /// `time_min_s`, `repetitions`, `input_copies`, `cache_state`, `writes_into_outputs`,
-  /// `valid`, `max_scaled_error`), read by perfdojo-search (Search/SearchReport.h).
+  /// `time_min_s`, `repetitions`, `input_copies`, `cache_state`,
+  /// `writes_into_outputs`, `valid`, `max_scaled_error`), read by
+  /// perfdojo-search (Search/SearchReport.h).
   llvm::json::Object toJSON() const;
 };
 
