@@ -102,6 +102,7 @@ struct Executables {
 struct Times {
   double median = 0, min = 0;
   unsigned repetitions = 0, copies = 1;
+  bool stoppedEarly = false;
   /// A run on the Snitch model.
   std::optional<snitch::RunResult> snitch;
 };
@@ -257,6 +258,7 @@ static llvm::Expected<Times> execute(Executables &executables,
   timing.maxWarmupSeconds = options.maxWarmupSeconds;
   timing.repetitions = repetitions;
   timing.cache = options.cache;
+  timing.stopAboveSeconds = options.stopAboveSeconds;
   auto measured = timeKernel(*executables.jit, inputs, timing);
   if (!measured)
     return measured.takeError();
@@ -264,6 +266,7 @@ static llvm::Expected<Times> execute(Executables &executables,
   times.min = measured->minSeconds;
   times.repetitions = measured->repetitions;
   times.copies = measured->copies;
+  times.stoppedEarly = measured->stoppedEarly;
   return times;
 }
 
@@ -465,6 +468,7 @@ runKernelOn(dojo::KernelOp kernel, dojo::KernelOp baseline,
   report.repetitions = times->repetitions;
   report.inputCopies = times->copies;
   report.cache = options.cache;
+  report.stoppedEarly = times->stoppedEarly;
   report.gflops = counts.flops / times->min / 1e9;
   report.gbps = counts.compulsoryBytes / times->min / 1e9;
   report.reference = describeReference(reference);

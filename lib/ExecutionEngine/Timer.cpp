@@ -98,29 +98,46 @@ perfdojo::timeRotatingCalls(unsigned copies,
   // the steady state where every call finds its data out of cache. A slow
   // kernel finishes the pass by reading the copies: the cache holds the
   // same data as if it had run on them.
+  auto secondsSince = [](Clock::time_point start) {
+    return std::chrono::duration<double>(Clock::now() - start).count();
+  };
+  auto tooSlow = [&](double seconds) {
+    return options.stopAboveSeconds > 0 && seconds > options.stopAboveSeconds;
+  };
   auto warmupStart = Clock::now();
   for (unsigned w = 0; w < std::max(options.warmup, copies); ++w) {
     bool slow = options.maxWarmupSeconds >= 0 &&
-                std::chrono::duration<double>(Clock::now() - warmupStart)
-                        .count() > options.maxWarmupSeconds;
+                secondsSince(warmupStart) > options.maxWarmupSeconds;
     if (slow && touch && w >= options.warmup) {
       touch(next);
       next = (next + 1) % copies;
       continue;
     }
+    auto start = Clock::now();
     if (!callNext())
       return std::nullopt;
+    if (double seconds = secondsSince(start); tooSlow(seconds)) {
+      TimingResult result = summarizeTimes({seconds});
+      result.copies = copies;
+      result.stoppedEarly = true;
+      return result;
+    }
   }
   std::vector<double> seconds;
+  bool stoppedEarly = false;
   for (unsigned r = 0; r < std::max(1u, options.repetitions); ++r) {
     auto start = Clock::now();
     if (!callNext())
       return std::nullopt;
-    seconds.push_back(
-        std::chrono::duration<double>(Clock::now() - start).count());
+    seconds.push_back(secondsSince(start));
+    if (tooSlow(seconds.back())) {
+      stoppedEarly = r + 1 < std::max(1u, options.repetitions);
+      break;
+    }
   }
   TimingResult result = summarizeTimes(std::move(seconds));
   result.copies = copies;
+  result.stoppedEarly = stoppedEarly;
   return result;
 }
 

@@ -116,6 +116,8 @@ std::vector<std::string> perfdojo::getRunFlags(const RunOptions &options,
     add("reps", options.repetitions);
   if (options.cache != defaults.cache)
     add("cache-state", getCacheStateName(options.cache));
+  if (options.stopAboveSeconds != defaults.stopAboveSeconds)
+    addNumber("stop-above-seconds", options.stopAboveSeconds);
   if (!options.timingLock.empty())
     add("timing-lock", options.timingLock);
   if (options.peakGflops != defaults.peakGflops)

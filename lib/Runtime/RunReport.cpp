@@ -120,6 +120,7 @@ llvm::json::Value perfdojo::toJSON(const RunReport &report) {
                             {"repetitions", int64_t(report.repetitions)},
                             {"input_copies", int64_t(report.inputCopies)},
                             {"cache_state", getCacheStateName(report.cache)},
+                            {"stopped_early", report.stoppedEarly},
                             {"gflops", report.gflops},
                             {"gbps", report.gbps},
                             {"outputs", std::move(outputs)}};
@@ -181,6 +182,7 @@ llvm::Expected<RunReport> perfdojo::parseRunReport(llvm::StringRef json) {
   report.inputCopies = o->getInteger("input_copies").value_or(1);
   report.cache = parseCacheState(o->getString("cache_state").value_or("cold"))
                      .value_or(CacheState::Cold);
+  report.stoppedEarly = o->getBoolean("stopped_early").value_or(false);
   report.gflops = o->getNumber("gflops").value_or(0);
   report.gbps = o->getNumber("gbps").value_or(0);
   report.reference = o->getString("reference").value_or("").str();
@@ -293,6 +295,8 @@ void perfdojo::printRunReport(const RunReport &report, llvm::raw_ostream &os) {
      << formatSeconds(report.minSeconds) << " over " << report.repetitions
      << " run(s)";
   printTimedCopies(os, report.inputCopies, report.cache);
+  if (report.stoppedEarly)
+    os << ", stopped early: a call took longer than the limit";
   os << "\nrate: " << llvm::format("%.2f", report.gflops) << " GFLOP/s, "
      << llvm::format("%.2f", report.gbps) << " GB/s compulsory traffic, "
      << llvm::format("%.1f",

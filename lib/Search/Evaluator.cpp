@@ -174,6 +174,7 @@ std::vector<Evaluation> Evaluator::evaluateBatch(
       // The original's worker time bounds the others', cached or not.
       if (candidate->text == originalText && hit->ok())
         originalWorkerSeconds = hit->workerSeconds;
+      noteTime(*hit);
       e = *hit;
       e.workerSeconds = 0; // no worker ran for this record
       continue;
@@ -201,12 +202,14 @@ std::vector<Evaluation> Evaluator::evaluateBatch(
 
   // Once the original kernel has run, its worker time bounds the others'.
   unsigned limit = getTimeLimit();
+  double stopAbove = getStopAboveSeconds();
   std::vector<Evaluation> ran(pending.size());
   auto run = [&](size_t p) {
     const auto &[index, text] = pending[p];
+    bool original = text == originalText;
     ran[p] = runWorker(text, results[index].key,
-                       text == originalText ? options.timeoutSeconds : limit,
-                       options.repetitions);
+                       original ? options.timeoutSeconds : limit,
+                       options.repetitions, original ? 0 : stopAbove);
   };
   if (options.jobs == 1 || pending.size() <= 1) {
     for (size_t p = 0; p < pending.size(); ++p)
@@ -224,6 +227,7 @@ std::vector<Evaluation> Evaluator::evaluateBatch(
     e = ran[p];
     if (pending[p].second == originalText && e.ok())
       originalWorkerSeconds = e.workerSeconds;
+    noteTime(e);
     store(e);
   }
   for (auto [index, p] : duplicates) {
@@ -255,6 +259,16 @@ Evaluation Evaluator::retime(llvm::ArrayRef<MoveRequest> moves,
                    repetitions);
 }
 
+double Evaluator::getStopAboveSeconds() const {
+  return options.stopAboveBest > 0 ? options.stopAboveBest * bestSeconds : 0;
+}
+
+void Evaluator::noteTime(const Evaluation &evaluation) {
+  if (evaluation.ok() && evaluation.seconds > 0 &&
+      (bestSeconds == 0 || evaluation.seconds < bestSeconds))
+    bestSeconds = evaluation.seconds;
+}
+
 void Evaluator::addKnown(const Evaluation &evaluation) {
   Evaluation e = evaluation;
   e.cached = false;
@@ -273,8 +287,8 @@ void Evaluator::store(const Evaluation &e) {
 }
 
 WorkerJob Evaluator::makeJob(const std::string &text, const std::string &key,
-                             unsigned timeoutSeconds,
-                             unsigned repetitions) const {
+                             unsigned timeoutSeconds, unsigned repetitions,
+                             double stopAboveSeconds) const {
   WorkerJob job;
   job.runner = options.runner;
   job.text = text;
@@ -302,6 +316,7 @@ WorkerJob Evaluator::makeJob(const std::string &text, const std::string &key,
   }
   run.repetitions = repetitions;
   run.cache = options.cache;
+  run.stopAboveSeconds = stopAboveSeconds;
   run.interpLimit = options.interpLimit;
   if (haveReference)
     job.referencePath = referencePath;
@@ -320,8 +335,10 @@ WorkerJob Evaluator::makeJob(const std::string &text, const std::string &key,
 Evaluation Evaluator::runWorker(const std::string &text,
                                 const std::string &key,
                                 unsigned timeoutSeconds,
-                                unsigned repetitions) const {
-  return pool->run(makeJob(text, key, timeoutSeconds, repetitions));
+                                unsigned repetitions,
+                                double stopAboveSeconds) const {
+  return pool->run(
+      makeJob(text, key, timeoutSeconds, repetitions, stopAboveSeconds));
 }
 
 /// Whether candidates for `chip` can run here: NVIDIA chips run through

@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -149,6 +150,12 @@ Evaluation perfdojo::runWorkerJob(const WorkerJob &job) {
         (job.isOriginal || (output.comparison && !output.comparison->passed())))
       e.message +=
           (e.message.empty() ? "" : "; ") + output.name + ": " + output.note;
+  if (report->stoppedEarly)
+    e.message += (e.message.empty() ? "" : "; ") +
+                 llvm::formatv("timing stopped after {0} call(s): slower than "
+                               "the search's limit (--stop-above-best)",
+                               report->repetitions)
+                     .str();
   if (report->compile)
     e.compileMs = report->compile->totalMs;
   if (report->snitch)

@@ -109,6 +109,12 @@ static cl::opt<double> maxWarmupSeconds(
              "run on, which leaves the cache in the same state (0: right "
              "after the --warmup calls; negative: always run)"),
     cl::cat(runCategory));
+static cl::opt<double> stopAboveSeconds(
+    "stop-above-seconds", cl::init(0),
+    cl::desc("JIT: stop timing at the first call (warm-up or timed) slower "
+             "than this many seconds, and report the calls timed so far "
+             "(0: never; the search passes a multiple of its best time)"),
+    cl::cat(runCategory));
 static cl::opt<CacheState> cacheState("cache-state", cl::init(CacheState::Cold),
                                  cl::desc(kCacheFlagHelp),
                                  getCacheStateValues(), cl::cat(runCategory));
@@ -212,6 +218,7 @@ static llvm::Expected<RunOptions> getRunOptions() {
   options.maxWarmupSeconds = maxWarmupSeconds;
   options.repetitions = reps;
   options.cache = cacheState;
+  options.stopAboveSeconds = stopAboveSeconds;
   options.timingLock = timingLock;
   options.peakGflops = peakGflops;
   options.peakGBps = peakGBps;

@@ -114,6 +114,12 @@ static cl::opt<std::string> outDir(
 static cl::opt<unsigned> reps("reps", cl::init(5),
                               cl::desc("Timed repetitions per evaluation"),
                               cl::cat(searchCategory));
+static cl::opt<double> stopAboveBest(
+    "stop-above-best", cl::init(EvaluatorOptions().stopAboveBest),
+    cl::desc("Stop timing a candidate at its first call slower than this "
+             "many times the fastest valid time so far (0: time every "
+             "candidate fully; the final selection always does)"),
+    cl::cat(searchCategory));
 static cl::opt<CacheState> cacheState("cache-state", cl::init(CacheState::Cold),
                                  cl::desc(kCacheFlagHelp),
                                  getCacheStateValues(),
@@ -352,6 +358,7 @@ static int toolMain(int argc, char **argv) {
   options.threads = threads;
   options.repetitions = reps;
   options.cache = cacheState;
+  options.stopAboveBest = stopAboveBest;
   options.timeoutSeconds = timeout;
   options.interpLimit = interpLimit;
   options.jobs = std::max(1u, jobs.getValue());

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 using namespace perfdojo;
 
 namespace {
@@ -125,6 +128,50 @@ TEST(TimerTest, AWarmCacheTimesOneCopy) {
   Trace trace;
   ASSERT_TRUE(timeWith(trace, rotation.size(), options));
   EXPECT_EQ(trace.calls, (std::vector<unsigned>{0, 0, 0, 0, 0}));
+}
+
+/// A call that takes at least `ms` milliseconds.
+bool sleepFor(unsigned ms) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(ms));
+  return true;
+}
+
+TEST(TimerTest, ASlowWarmupCallIsTheOnlyTimedCall) {
+  TimingOptions options;
+  options.warmup = 1;
+  options.repetitions = 5;
+  options.stopAboveSeconds = 1e-3;
+  unsigned calls = 0;
+  std::optional<TimingResult> result = timeRotatingCalls(
+      1, [&](unsigned) { return ++calls, sleepFor(3); }, options);
+  ASSERT_TRUE(result);
+  EXPECT_EQ(calls, 1u);
+  EXPECT_TRUE(result->stoppedEarly);
+  EXPECT_EQ(result->repetitions, 1u);
+  EXPECT_GE(result->medianSeconds, 3e-3);
+}
+
+TEST(TimerTest, TimingStopsAtTheFirstSlowCall) {
+  TimingOptions options;
+  options.warmup = 1;
+  options.repetitions = 5;
+  options.stopAboveSeconds = 1e-3;
+  // Fast warm-up and first timed call, then a slow one: two timed calls.
+  unsigned calls = 0;
+  std::optional<TimingResult> result = timeRotatingCalls(
+      1, [&](unsigned) { return ++calls < 3 || sleepFor(3); }, options);
+  ASSERT_TRUE(result);
+  EXPECT_EQ(calls, 3u);
+  EXPECT_TRUE(result->stoppedEarly);
+  EXPECT_EQ(result->repetitions, 2u);
+  // Without a limit every repetition runs.
+  options.stopAboveSeconds = 0;
+  calls = 0;
+  result = timeRotatingCalls(
+      1, [&](unsigned) { return ++calls < 3 || sleepFor(2); }, options);
+  ASSERT_TRUE(result);
+  EXPECT_EQ(calls, 6u);
+  EXPECT_FALSE(result->stoppedEarly);
 }
 
 TEST(TimerTest, CacheStatesHaveNames) {

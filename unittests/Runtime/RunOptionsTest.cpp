@@ -57,12 +57,13 @@ TEST(RunOptions, WorkerFlagsSpellWhatDiffers) {
   options.referenceEngine = ReferenceEngine::Compiled;
   options.maxWarmupSeconds = 0;
   options.cache = CacheState::Warm;
+  options.stopAboveSeconds = 0.5;
   options.timingLock = "/tmp/lock";
   std::vector<std::string> expected = {
       "--reference-engine=compiled", "--threads=2",
       "--max-warmup-seconds=0",      "--reps=5",
-      "--cache-state=warm",          "--timing-lock=/tmp/lock",
-      "--baseline=original.dojo"};
+      "--cache-state=warm",          "--stop-above-seconds=0.5",
+      "--timing-lock=/tmp/lock",     "--baseline=original.dojo"};
   EXPECT_EQ(getRunFlags(options, "original.dojo"), expected);
 
   RunOptions other;

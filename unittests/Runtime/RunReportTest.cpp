@@ -55,10 +55,11 @@ TEST(RunReport, JsonCarriesTheSchemaVersionAndEveryDocumentedField) {
   for (llvm::StringRef key :
        {"kernel", "engine", "reference_mode", "leaf_evaluations", "flops",
         "compulsory_bytes", "time_median_s", "time_min_s", "repetitions",
-        "input_copies", "cache_state", "gflops", "gbps", "outputs", "reference",
+        "input_copies", "cache_state", "stopped_early", "gflops", "gbps",
+        "outputs", "reference",
         "roofline_percent", "threads", "opt_level", "compile_ms"})
     EXPECT_TRUE(o->get(key)) << key.str();
-  EXPECT_EQ(o->size(), 20u);
+  EXPECT_EQ(o->size(), 21u);
   EXPECT_EQ(o->getString("cache_state"), "cold");
   EXPECT_EQ(o->getString("engine"), "jit");
   EXPECT_EQ(o->getInteger("input_copies"), 4);
@@ -106,11 +107,13 @@ TEST(RunReport, ParsesWhatItPrints) {
   RunReport report = makeReport();
   report.outputs[0].comparison->mismatches = 3;
   report.cache = CacheState::Warm;
+  report.stoppedEarly = true;
   std::string text = llvm::formatv("{0:2}", toJSON(report)).str();
   llvm::Expected<RunReport> parsed = parseRunReport(text);
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
   EXPECT_EQ(parsed->kernel, "softmax");
   EXPECT_EQ(parsed->cache, CacheState::Warm);
+  EXPECT_TRUE(parsed->stoppedEarly);
   EXPECT_EQ(parsed->engine, RunEngine::Jit);
   EXPECT_EQ(parsed->counts.flops, 200);
   EXPECT_EQ(parsed->medianSeconds, 2e-6);

@@ -30,6 +30,11 @@ struct TimingOptions {
   /// warming up. 0: only the `warmup` calls run, the rest of the pass
   /// reads; negative: always call.
   double maxWarmupSeconds = 1;
+  /// Stop at the first call, warm-up or timed, that takes longer than
+  /// this (0: never): a search candidate that slow is no contender, and
+  /// one call says so. The result then holds the calls timed so far, or
+  /// that one call.
+  double stopAboveSeconds = 0;
 };
 
 struct TimingResult {
@@ -38,6 +43,8 @@ struct TimingResult {
   unsigned repetitions = 0;
   /// Argument copies rotated through (1: the kernel ran on one set).
   unsigned copies = 1;
+  /// A call took longer than TimingOptions::stopAboveSeconds.
+  bool stoppedEarly = false;
 };
 
 /// Copies of a kernel's argument buffers: for a cold cache enough of them

@@ -90,6 +90,9 @@ struct RunOptions {
   unsigned repetitions = 0;
   /// The cache the timed repetitions start from (CacheState.h).
   CacheState cache = CacheState::Cold;
+  /// JIT: stop timing at the first call slower than this many seconds
+  /// (TimingOptions::stopAboveSeconds; 0: never).
+  double stopAboveSeconds = 0;
 
   /// A file to hold an exclusive lock on while touching kernel data
   /// (TimingLock.h); "" for none.

@@ -93,6 +93,10 @@ struct RunReport {
   unsigned inputCopies = 1;
   /// The cache the timed repetitions started from.
   CacheState cache = CacheState::Cold;
+  /// A call was slower than RunOptions::stopAboveSeconds: `repetitions`
+  /// counts the calls timed until then (the warm-up call, if it was the
+  /// one).
+  bool stoppedEarly = false;
   /// Rates of the fastest repetition.
   double gflops = 0, gbps = 0;
   std::vector<OutputSummary> outputs;

@@ -43,6 +43,12 @@ struct EvaluatorOptions {
   unsigned repetitions = 5;
   /// The cache the candidates' timed repetitions start from.
   CacheState cache = CacheState::Cold;
+  /// A candidate's timing stops at its first call slower than this many
+  /// times the fastest valid time seen so far (the original's, at first),
+  /// and reports the calls timed until then: it is no contender, and its
+  /// other repetitions would only cost time (0: every candidate is timed
+  /// fully). The final selection always times fully.
+  double stopAboveBest = 3;
   /// RunOptions::interpLimit of the workers: above it, the f64 reference is
   /// compiled rather than interpreted.
   int64_t interpLimit = RunOptions().interpLimit;
@@ -146,10 +152,19 @@ private:
   llvm::Expected<Candidate> build(llvm::ArrayRef<MoveRequest> moves);
   std::optional<Evaluation> lookup(const std::string &key);
   /// The worker job that evaluates `text`.
+  /// `stopAboveSeconds`: RunOptions::stopAboveSeconds (0: time fully).
   WorkerJob makeJob(const std::string &text, const std::string &key,
-                    unsigned timeoutSeconds, unsigned repetitions) const;
+                    unsigned timeoutSeconds, unsigned repetitions,
+                    double stopAboveSeconds) const;
   Evaluation runWorker(const std::string &text, const std::string &key,
-                       unsigned timeoutSeconds, unsigned repetitions) const;
+                       unsigned timeoutSeconds, unsigned repetitions,
+                       double stopAboveSeconds = 0) const;
+  /// The time above which a candidate's timing stops early:
+  /// `stopAboveBest` times the fastest valid time seen (0: none yet, or
+  /// the option is off).
+  double getStopAboveSeconds() const;
+  /// Records a valid evaluation's time in `bestSeconds`.
+  void noteTime(const Evaluation &evaluation);
   /// The cache key of a candidate's canonical text.
   std::string getKey(llvm::StringRef text) const;
   unsigned getTimeLimit() const;
@@ -165,6 +180,8 @@ private:
   unsigned cacheHits = 0, workerRuns = 0;
   /// Worker seconds of the original kernel, once it ran.
   double originalWorkerSeconds = 0;
+  /// The fastest valid time of any evaluation so far (0: none).
+  double bestSeconds = 0;
   /// The lock file workers take turns on (jobs > 1).
   llvm::SmallString<128> lockPath;
   /// The f64 reference outputs and the original kernel's own, saved by the
