@@ -291,10 +291,8 @@ void perfdojo::printRunReport(const RunReport &report, llvm::raw_ostream &os) {
     if (!output.note.empty())
       os << "  note: " << output.note << "\n";
   }
-  os << "time: median " << formatSeconds(report.medianSeconds) << ", min "
-     << formatSeconds(report.minSeconds) << " over " << report.repetitions
-     << " run(s)";
-  printTimedCopies(os, report.inputCopies, report.cache);
+  printTimeLine(os, report.medianSeconds, report.minSeconds,
+                report.repetitions, report.inputCopies, report.cache);
   if (report.stoppedEarly)
     os << ", stopped early: a call took longer than the limit";
   os << "\nrate: " << llvm::format("%.2f", report.gflops) << " GFLOP/s, "

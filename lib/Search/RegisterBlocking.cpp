@@ -153,13 +153,9 @@ std::optional<BlockSite> analyzeSite(KernelOp kernel, LeafOp leaf,
     return std::nullopt;
   // Lanes: the variable of the output's last index, stride 1 or 0 in every
   // operand.
-  auto results = output.getResults();
-  std::optional<LinearForm> last = getLinearForm(results.back());
-  if (!last)
-    return std::nullopt;
   std::optional<unsigned> lane;
   for (unsigned d : outputDepths)
-    if (last->coeff(d) == 1 && isUnitStride(output, d))
+    if (isUnitStride(output, d))
       lane = d;
   if (!lane)
     return std::nullopt;

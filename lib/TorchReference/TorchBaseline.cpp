@@ -234,10 +234,8 @@ void TorchBaselineResult::print(llvm::raw_ostream &os) const {
   for (const auto &[name, cmp] : outputs)
     os << "output " << name << ": matches the kernel (JIT): " << describe(cmp)
        << "\n";
-  os << "time: median " << formatSeconds(timing.medianSeconds) << ", min "
-     << formatSeconds(timing.minSeconds) << " over " << timing.repetitions
-     << " run(s)";
-  printTimedCopies(os, inputCopies, cache);
+  printTimeLine(os, timing.medianSeconds, timing.minSeconds,
+                timing.repetitions, inputCopies, cache);
   os << (writesIntoOutputs ? ", writing into each copy's outputs"
                            : ", allocating its outputs")
      << "\n";

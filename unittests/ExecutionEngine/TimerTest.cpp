@@ -136,11 +136,17 @@ bool sleepFor(unsigned ms) {
   return true;
 }
 
-TEST(TimerTest, ASlowWarmupCallIsTheOnlyTimedCall) {
+/// One warm-up call and five timed ones, stopping above 1 ms.
+TimingOptions stopAboveOneMillisecond() {
   TimingOptions options;
   options.warmup = 1;
   options.repetitions = 5;
   options.stopAboveSeconds = 1e-3;
+  return options;
+}
+
+TEST(TimerTest, ASlowWarmupCallIsTheOnlyTimedCall) {
+  TimingOptions options = stopAboveOneMillisecond();
   unsigned calls = 0;
   std::optional<TimingResult> result = timeRotatingCalls(
       1, [&](unsigned) { return ++calls, sleepFor(3); }, options);
@@ -152,10 +158,7 @@ TEST(TimerTest, ASlowWarmupCallIsTheOnlyTimedCall) {
 }
 
 TEST(TimerTest, TimingStopsAtTheFirstSlowCall) {
-  TimingOptions options;
-  options.warmup = 1;
-  options.repetitions = 5;
-  options.stopAboveSeconds = 1e-3;
+  TimingOptions options = stopAboveOneMillisecond();
   // Fast warm-up and first timed call, then a slow one: two timed calls.
   unsigned calls = 0;
   std::optional<TimingResult> result = timeRotatingCalls(

@@ -8,7 +8,6 @@
 #define PERFDOJO_SUPPORT_CACHESTATE_H
 
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/raw_ostream.h"
 
 #include <optional>
 
@@ -33,17 +32,6 @@ inline std::optional<CacheState> parseCacheState(llvm::StringRef name) {
   if (name == "warm")
     return CacheState::Warm;
   return std::nullopt;
-}
-
-/// The end of a report's `time:` line that says what the repetitions ran
-/// on: " rotating N input copies", " on one warm copy of the inputs", or
-/// nothing (a cold cache the data alone does not fit).
-inline void printTimedCopies(llvm::raw_ostream &os, unsigned copies,
-                             CacheState cache) {
-  if (cache == CacheState::Warm)
-    os << " on one warm copy of the inputs";
-  else if (copies > 1)
-    os << " rotating " << copies << " input copies";
 }
 
 } // namespace perfdojo

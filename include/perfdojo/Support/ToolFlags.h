@@ -12,6 +12,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <string>
 #include <vector>
@@ -73,6 +74,22 @@ constexpr const char *kCacheFlagHelp =
 inline std::string formatSeconds(double seconds) {
   return seconds >= 1e-3 ? llvm::formatv("{0:f3} ms", seconds * 1e3).str()
                          : llvm::formatv("{0:f3} us", seconds * 1e6).str();
+}
+
+/// A report's `time:` line without its end, as perfdojo-run and
+/// perfdojo-run-torch print it: the median and the minimum of `repetitions`
+/// timed calls, then what they ran on: " rotating N input copies", " on one
+/// warm copy of the inputs", or nothing (a cold cache the data alone does
+/// not fit).
+inline void printTimeLine(llvm::raw_ostream &os, double medianSeconds,
+                          double minSeconds, unsigned repetitions,
+                          unsigned copies, CacheState cache) {
+  os << "time: median " << formatSeconds(medianSeconds) << ", min "
+     << formatSeconds(minSeconds) << " over " << repetitions << " run(s)";
+  if (cache == CacheState::Warm)
+    os << " on one warm copy of the inputs";
+  else if (copies > 1)
+    os << " rotating " << copies << " input copies";
 }
 
 } // namespace perfdojo
