@@ -62,6 +62,9 @@ llvm::Error RunOptions::check() const {
   if (optLevel > 3)
     return llvm::createStringError("-O%u: the optimization level is 0-3",
                                    optLevel);
+  if (stopAboveSeconds < 0)
+    return llvm::createStringError(
+        "--stop-above-seconds must not be negative (0: never stop early)");
   return llvm::Error::success();
 }
 

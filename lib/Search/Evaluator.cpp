@@ -30,6 +30,9 @@ llvm::Error perfdojo::checkEvaluatorOptions(const EvaluatorOptions &options) {
   if (options.timeoutSeconds == 0)
     return llvm::createStringError("the time limit per candidate must be "
                                    "positive");
+  if (options.stopAboveBest < 0)
+    return llvm::createStringError("--stop-above-best must not be negative "
+                                   "(0: time every candidate fully)");
   if (options.cacheDir.empty())
     return llvm::Error::success();
   if (std::error_code ec = llvm::sys::fs::create_directories(options.cacheDir))
