@@ -27,8 +27,11 @@ void perfdojo::buildDojoToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createCSEPass());
   if (options.approximateMath)
     pm.addPass(createDojoApproximateMathPass());
+  // `:p` scopes split their iterations themselves; upstream's lowering
+  // (omp.wsloop) only sees what ours leaves (none from dojo kernels).
+  pm.addPass(createConvertParallelScopesToOpenMPPass());
   pm.addPass(createConvertSCFToOpenMPPass());
-  // Memrefs first: the OpenMP lowering wraps parallel bodies in
+  // Memrefs first: the OpenMP lowerings wrap parallel bodies in
   // alloca scopes that the control-flow lowering cannot see through.
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());

@@ -19,7 +19,8 @@ def ConvertDojoToSCFPass : Pass<"convert-dojo-to-scf", "::mlir::ModuleOp"> {
     per iteration.
 
     Scopes: plain -> `scf.for`; `:u` -> the body repeated with constant
-    indices; `:p` -> `scf.parallel` (OpenMP after `convert-scf-to-openmp`);
+    indices; `:p` -> `scf.parallel` (OpenMP after
+    `convert-parallel-scopes-to-openmp`);
     `:v` -> one `vector<size x T>` operation per leaf operation: operands
     with lane stride 1 on the innermost stored dimension become
     `vector.load`, stride 0 a broadcast, anything else a per-lane gather;
@@ -36,6 +37,35 @@ def ConvertDojoToSCFPass : Pass<"convert-dojo-to-scf", "::mlir::ModuleOp"> {
     "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",
     "::mlir::math::MathDialect", "::mlir::vector::VectorDialect",
     "::mlir::LLVM::LLVMDialect"
+  ];
+}
+
+def ConvertParallelScopesToOpenMPPass
+    : Pass<"convert-parallel-scopes-to-openmp", "::mlir::ModuleOp"> {
+  let summary = "Lower one-dimensional scf.parallel loops to omp.parallel "
+                "regions that split their iterations themselves";
+  let description = [{
+    Replaces every one-dimensional `scf.parallel` without reductions (what
+    `convert-dojo-to-scf` makes of a `:p` scope) by an `omp.parallel`
+    region in which each thread runs an `scf.for` over its own block of
+    iterations: thread t of T runs the iterations
+    `[t*q + min(t, r), (t+1)*q + min(t+1, r))` with `q = n / T` and
+    `r = n % T`, which is OpenMP's static schedule without a chunk size.
+    The thread number and count come from `omp_get_thread_num` and
+    `omp_get_num_threads`.
+
+    Why not `omp.wsloop`: its lowering calls `__kmpc_for_static_init` in
+    every thread of every region, and the libomp builds that Debian ships
+    format a trace string there on each call (an allocation and a
+    `vsnprintf`), about 0.5 us per region and thread. A `:p` scope
+    nested in a loop pays that once per iteration of the loop.
+
+    Other `scf.parallel` loops (several dimensions, reductions) are left
+    for `convert-scf-to-openmp`.
+  }];
+  let dependentDialects = [
+    "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect",
+    "::mlir::arith::ArithDialect", "::mlir::omp::OpenMPDialect"
   ];
 }
 
@@ -197,7 +227,8 @@ def DojoOutlineKernelsPass
     @kernel` by `func.call @kernel` on the operands `dojo.outline_operands`
     names, and erases the `linalg.fill`s folded into a kernel. The rest of
     the module is untouched: a compiler continues with its own lowering
-    (the kernels need `convert-scf-to-openmp` for `:p` scopes and the
+    (the kernels need `convert-parallel-scopes-to-openmp`, or upstream's
+    `convert-scf-to-openmp`, for `:p` scopes and the
     vector lowering for `:v` ones). A kernel's function takes its memrefs
     as `llvm.noalias` arguments: the conversion refuses an op whose
     operands are views of one another, but memrefs of one allocation that

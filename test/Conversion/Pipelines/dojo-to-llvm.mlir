@@ -2,8 +2,9 @@
 // RUN: perfdojo-opt %s --dojo-to-llvm="approximate-math=false" | FileCheck %s --check-prefix=LIBM
 
 // The whole CPU pipeline: the kernel becomes an LLVM function with one bare
-// pointer per argument (the C ABI), the `:p` scope an OpenMP worksharing
-// loop calling the outlined body (internal, noalias pointers), the `:v`
+// pointer per argument (the C ABI), the `:p` scope an OpenMP parallel
+// region whose threads loop over their own iterations, calling the
+// outlined body (internal, noalias pointers), the `:v`
 // scope 16-wide vector code. With approximate-math (the
 // default) exp is a polynomial in vector instructions; without it, the exp
 // intrinsic that LLVM expands into libm calls.
@@ -15,8 +16,10 @@
 // CHECK:         llvm.intr.vector.reduce.fadd{{.*}}fastmath<reassoc>
 // CHECK-LABEL: llvm.func @rowsum(%{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias})
 // CHECK:         omp.parallel
-// CHECK:           omp.wsloop
-// CHECK:             llvm.call @rowsum_par0
+// CHECK-NOT:       omp.wsloop
+// CHECK:           llvm.call @omp_get_thread_num()
+// CHECK:           llvm.call @omp_get_num_threads()
+// CHECK:           llvm.call @rowsum_par0
 // CHECK-NOT:     memref.
 // CHECK-NOT:     scf.
 
