@@ -185,9 +185,13 @@ bool mayVectorize(LeafOp leaf, ScopeOp scope) {
 }
 
 void fuse(Game &game) {
-  fuseScopes(game, [&](const MoveRequest &join) {
-    return !joinsRegisterTiles(game, join);
-  });
+  fuseScopes(
+      game,
+      [&](const MoveRequest &join) { return !joinsRegisterTiles(game, join); },
+      [&](const MoveRequest &swap) {
+        return swap.getKind() != MoveKind::SwapNestedScopes ||
+               !swapsRegisterTileReduction(game, swap);
+      });
 }
 
 void vectorize(Game &game, const MoveOptions &options) {

@@ -68,10 +68,13 @@ inline void applyNaiveRules(Game &game) {
 
 /// Fusion until exhaustion: joins adjacent scopes wherever legal (and
 /// `allowJoin` accepts the join), swapping siblings or the order of two
-/// nested scopes when that enables a fusion.
-inline void fuseScopes(Game &game,
-                       llvm::function_ref<bool(const MoveRequest &)> allowJoin,
-                       unsigned maxSteps = 400) {
+/// nested scopes (where `allowSwap` accepts the swap) when that enables a
+/// fusion.
+inline void fuseScopes(
+    Game &game, llvm::function_ref<bool(const MoveRequest &)> allowJoin,
+    llvm::function_ref<bool(const MoveRequest &)> allowSwap =
+        [](const MoveRequest &) { return true; },
+    unsigned maxSteps = 400) {
   auto isJoin = [&](const MoveRequest &m) {
     return m.getKind() == MoveKind::JoinScopes && allowJoin(m);
   };
@@ -84,7 +87,7 @@ inline void fuseScopes(Game &game,
     for (const MoveRequest &swap : game.legalMoves()) {
       if ((swap.getKind() != MoveKind::SwapSiblings &&
            swap.getKind() != MoveKind::SwapNestedScopes) ||
-          !tryApply(game, swap))
+          !allowSwap(swap) || !tryApply(game, swap))
         continue;
       if (applyFirstLegal(game, isJoin)) {
         progressed = true;

@@ -180,6 +180,10 @@ std::optional<BlockSite> analyzeSite(KernelOp kernel, LeafOp leaf,
   if (site.width < 2 || laneSize < site.width)
     site.width = 1;
   site.laneMain = laneSize / site.width * site.width;
+  auto anyContiguousUses = [&](unsigned d) {
+    return llvm::any_of(contiguous,
+                        [&](mlir::AffineMap m) { return usesDepth(m, d); });
+  };
   // Rows: an output variable the contiguous operands do not use (each
   // vector load then serves every row of the tile), the innermost such;
   // else the innermost other output variable.
@@ -188,14 +192,16 @@ std::optional<BlockSite> analyzeSite(KernelOp kernel, LeafOp leaf,
     if (d == site.lane || site.sizes[d] < 2)
       continue;
     any = d;
-    if (llvm::none_of(contiguous,
-                      [&](mlir::AffineMap m) { return usesDepth(m, d); }))
+    if (!anyContiguousUses(d))
       reusing = d;
   }
   site.row = reusing ? reusing : any;
   for (unsigned d : outputDepths)
-    if (d != site.lane && d != site.row)
+    if (d != site.lane && d != site.row) {
       site.outer.push_back(d);
+      if (!anyContiguousUses(d))
+        site.panelInvariant.push_back(d);
+    }
   rankTiles(site, options, /*rowRemainder=*/true);
   if (site.tiles.empty())
     return std::nullopt;
@@ -206,9 +212,13 @@ std::optional<BlockSite> analyzeSite(KernelOp kernel, LeafOp leaf,
                    init.getIndices() == leaf.getIndices() &&
                    !first->getNextNode() && !init->getPrevNode();
   // Cache tile of the first reduction scope: the panel of the contiguous
-  // operand a tile row sweeps (kTile x lanes) within 256 KiB.
+  // operand a tile row sweeps (kTile x the other reduction scopes it uses
+  // x lanes: a convolution's 3x3 window too) within 256 KiB.
   int64_t k = site.sizes[site.reductions.front()];
   int64_t panel = site.laneMain * site.elementBytes;
+  for (unsigned d : llvm::drop_begin(site.reductions))
+    if (anyContiguousUses(d))
+      panel *= site.sizes[d];
   if (k * panel > (int64_t(256) << 10)) {
     for (int64_t d : getDivisors(k, (int64_t(256) << 10) / panel))
       if (d >= 16)
@@ -420,12 +430,20 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
   // operand (a convolution's weights) is reused across every outer output
   // iteration before the next is read.
   int rowLabel = site.row ? int(*site.row) : -1;
+  // The cache tile of the reduction goes above the outer scopes its panel
+  // does not depend on (a convolution's image rows: one slab of weights
+  // serves all of them while it stays in cache), below the others (a
+  // batch of matrices, each with its own panel).
   llvm::SmallVector<int> outerOrder;
   if (variant.columnsOutermost)
     outerOrder.push_back(lane);
-  outerOrder.append(site.outer.begin(), site.outer.end());
-  if (cacheTile)
+  for (unsigned d : site.outer)
+    if (!cacheTile || !llvm::is_contained(site.panelInvariant, d))
+      outerOrder.push_back(d);
+  if (cacheTile) {
     outerOrder.push_back(reduction);
+    outerOrder.append(site.panelInvariant.begin(), site.panelInvariant.end());
+  }
   if (variant.columnsOutermost)
     outerOrder.push_back(rowLabel);
   else if (variant.columnsOuter)
@@ -487,7 +505,7 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
     rankTiles(rest, options, /*rowRemainder=*/false);
     if (!rest.tiles.empty())
       block(game, rest,
-            BlockVariant{0, variant.columnsOuter, false, false,
+            BlockVariant{0, variant.columnsOuter, variant.cacheTile, false,
                          variant.columnsOutermost},
             options);
   }
@@ -508,8 +526,11 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
 
 /// Whether `scope` is a reduction loop around a register tile: a leaf below
 /// it reduces into an element that does not depend on the scope's variable,
-/// inside an unrolled scope.
-bool isTileReduction(mlir::Operation *op) {
+/// inside an unrolled scope. With `holdingAccumulators`, only where the
+/// scopes between it and the tile are reduction loops of that leaf too (the
+/// tile's accumulators live across the whole scope), not a cache tile of
+/// the reduction above output scopes.
+bool isTileReduction(mlir::Operation *op, bool holdingAccumulators = false) {
   auto scope = llvm::dyn_cast_or_null<ScopeOp>(op);
   if (!scope)
     return false;
@@ -519,23 +540,51 @@ bool isTileReduction(mlir::Operation *op) {
     if (found || leaf.getReduce() == ReduceKind::none ||
         usesDepth(leaf.getIndices(), depth))
       return;
+    bool unrolled = false, outputBetween = false;
     for (mlir::Operation *p = leaf->getParentOp(); p != scope;
-         p = p->getParentOp())
-      if (llvm::cast<ScopeOp>(p).getMode() == Mode::unroll)
-        found = true;
+         p = p->getParentOp()) {
+      auto between = llvm::cast<ScopeOp>(p);
+      if (between.getMode() == Mode::unroll)
+        unrolled = true;
+      else if (unrolled &&
+               usesDepth(leaf.getIndices(), getNodeDepth(between)))
+        outputBetween = true;
+    }
+    found = unrolled && !(holdingAccumulators && outputBetween);
   });
   return found;
 }
 
 /// Whether `join` (a join_scopes request) fuses two reduction loops of
-/// register tiles: the accumulators of both would be live at once and spill.
+/// register tiles that hold their accumulators: both tiles would be live
+/// at once and spill. Cache tiles of the reduction may fuse (their tiles
+/// run one after the other, on the same slab of the panel).
 bool joinsTiles(Game &game, const MoveRequest &join) {
   auto node = resolveNode(game.getKernel(), join.location);
   if (!node) {
     llvm::consumeError(node.takeError());
     return false;
   }
-  return isTileReduction(*node) && isTileReduction((*node)->getNextNode());
+  return isTileReduction(*node, /*holdingAccumulators=*/true) &&
+         isTileReduction((*node)->getNextNode(),
+                         /*holdingAccumulators=*/true);
+}
+
+/// Whether `swap` (a swap_nested_scopes request) moves a reduction loop of
+/// a register tile: a cache tile of the reduction placed above the output
+/// scopes, or the reduction scopes around the tile, would leave their
+/// place.
+bool swapsTileReduction(Game &game, const MoveRequest &swap) {
+  auto node = resolveNode(game.getKernel(), swap.location);
+  if (!node) {
+    llvm::consumeError(node.takeError());
+    return false;
+  }
+  auto outer = llvm::dyn_cast<ScopeOp>(*node);
+  if (!outer || outer.getBlock().empty())
+    return false;
+  return isTileReduction(outer) ||
+         isTileReduction(&outer.getBlock().front());
 }
 
 /// The dimension of `map` that `{depth}` alone indexes (coefficient 1, no
@@ -795,4 +844,9 @@ bool heuristic::relayoutForLanes(Game &game, const MoveOptions &options) {
 
 bool heuristic::joinsRegisterTiles(Game &game, const MoveRequest &join) {
   return joinsTiles(game, join);
+}
+
+bool heuristic::swapsRegisterTileReduction(Game &game,
+                                           const MoveRequest &swap) {
+  return swapsTileReduction(game, swap);
 }

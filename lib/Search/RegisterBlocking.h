@@ -34,6 +34,10 @@ struct BlockSite {
   LeafRef leaf;
   llvm::SmallVector<int64_t> sizes; ///< of the enclosing scopes
   llvm::SmallVector<unsigned> outer; ///< output depths other than row, lane
+  /// The depths of `outer` that no contiguous operand uses: its panel (a
+  /// convolution's weights across the image rows) is the same in each of
+  /// their iterations, so a cache tile of the reduction goes above them.
+  llvm::SmallVector<unsigned> panelInvariant;
   llvm::SmallVector<unsigned> reductions; ///< innermost, in order
   unsigned lane = 0;
   int64_t laneMain = 0; ///< the lane scope's size rounded down to W
@@ -97,6 +101,12 @@ bool relayoutForLanes(Game &game, const MoveOptions &options);
 /// Whether `join` (a join_scopes request) fuses two reduction loops of
 /// register tiles: the accumulators of both would be live at once and spill.
 bool joinsRegisterTiles(Game &game, const MoveRequest &join);
+
+/// Whether `swap` (a swap_nested_scopes request) moves a reduction loop of
+/// a register tile (isTileReduction): fusion must not undo the loop order
+/// blockSite chose, its cache tile of the reduction above the output
+/// scopes included.
+bool swapsRegisterTileReduction(Game &game, const MoveRequest &swap);
 
 } // namespace heuristic
 } // namespace perfdojo
