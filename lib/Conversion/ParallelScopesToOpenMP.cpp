@@ -24,14 +24,23 @@ namespace {
 constexpr llvm::StringLiteral kThreadNumFn = "omp_get_thread_num";
 constexpr llvm::StringLiteral kNumThreadsFn = "omp_get_num_threads";
 
-/// `func.func private @name() -> i32`, declared once per module.
+/// `func.func private @name() -> i32`, declared once per module; null,
+/// with an error at the symbol, where the module already defines `name` as
+/// something else (another type, another kind of symbol).
 func::FuncOp getOrDeclareRuntimeQuery(ModuleOp module, StringRef name) {
-  if (auto existing = module.lookupSymbol<func::FuncOp>(name))
-    return existing;
   OpBuilder b = OpBuilder::atBlockBegin(module.getBody());
-  auto fn = func::FuncOp::create(
-      b, module.getLoc(), name,
-      b.getFunctionType({}, {b.getI32Type()}));
+  FunctionType type = b.getFunctionType({}, {b.getI32Type()});
+  if (Operation *existing = module.lookupSymbol(name)) {
+    auto fn = dyn_cast<func::FuncOp>(existing);
+    if (fn && fn.getFunctionType() == type)
+      return fn;
+    existing->emitError("'")
+        << name << "' is the OpenMP runtime's query of type " << type
+        << ", which convert-parallel-scopes-to-openmp calls; this module "
+           "defines the name otherwise";
+    return nullptr;
+  }
+  auto fn = func::FuncOp::create(b, module.getLoc(), name, type);
   fn.setPrivate();
   return fn;
 }
@@ -126,6 +135,8 @@ struct ConvertParallelScopesToOpenMPPass
       return;
     func::FuncOp threadNum = getOrDeclareRuntimeQuery(module, kThreadNumFn);
     func::FuncOp numThreads = getOrDeclareRuntimeQuery(module, kNumThreadsFn);
+    if (!threadNum || !numThreads)
+      return signalPassFailure();
     IRRewriter rewriter(&getContext());
     // Bodies move, never copy: nested loops collected here stay valid.
     for (scf::ParallelOp loop : loops)

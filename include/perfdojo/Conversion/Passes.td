@@ -52,7 +52,8 @@ def ConvertParallelScopesToOpenMPPass
     `[t*q + min(t, r), (t+1)*q + min(t+1, r))` with `q = n / T` and
     `r = n % T`, which is OpenMP's static schedule without a chunk size.
     The thread number and count come from `omp_get_thread_num` and
-    `omp_get_num_threads`.
+    `omp_get_num_threads` (declared `() -> i32` where absent; a module that
+    defines either name otherwise is refused with an error at it).
 
     Why not `omp.wsloop`: its lowering calls `__kmpc_for_static_init` in
     every thread of every region, and the libomp builds that Debian ships
