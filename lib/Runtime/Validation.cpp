@@ -138,6 +138,8 @@ Comparison perfdojo::compareBuffers(const HostBuffer &actual,
       continue;
     }
     double e = round(exact, rounding);
+    if (!std::isfinite(e) && c.nonFiniteExpected++ == 0)
+      c.firstNonFiniteExpected = i;
     if (std::isnan(a) || std::isnan(e) || std::isinf(a) || std::isinf(e)) {
       bool same = (std::isnan(a) && std::isnan(e)) || a == e;
       if (!same) {
@@ -233,10 +235,16 @@ std::string perfdojo::describe(const Comparison &c) {
 
 std::string perfdojo::describeNumerics(const Comparison &c, Type type,
                                        int64_t reductionLength) {
-  if (c.passed())
-    return "";
   std::string text;
   llvm::raw_string_ostream os(text);
+  if (c.passed()) {
+    if (c.nonFiniteExpected)
+      os << "leaves the range of " << type << ": " << c.nonFiniteExpected
+         << " element(s) are inf or NaN, as the f64 reference rounded to "
+         << type << " is (first at element " << c.firstNonFiniteExpected
+         << "); they match only the same value";
+    return text;
+  }
   if (c.neverWritten) {
     os << "leaves " << c.neverWritten
        << " element(s) that the reference never writes (first at "

@@ -98,6 +98,13 @@ TEST(Validation, OverflowInTheOutputTypeMatchesInfinity) {
   Comparison c =
       compareBuffers(actual, make({6e38, -6e38, 1.0}), 1e-6, b.getF32Type());
   EXPECT_TRUE(c.passed()) << describe(c);
+  // Both infinities are the computation's own: counted, and said in words.
+  EXPECT_EQ(c.nonFiniteExpected, 2);
+  EXPECT_EQ(c.firstNonFiniteExpected, 0);
+  EXPECT_EQ(describeNumerics(c, b.getF32Type(), 1),
+            "leaves the range of f32: 2 element(s) are inf or NaN, as the f64 "
+            "reference rounded to f32 is (first at element 0); they match "
+            "only the same value");
   // The type comes from the buffer when none is given.
   EXPECT_TRUE(compareBuffers(actual, make({6e38, -6e38, 1.0}), 1e-6).passed());
   // Compared as f64 the same values mismatch.

@@ -66,6 +66,10 @@ struct Comparison {
   /// type, is finite; the first one and its f64 expected value.
   int64_t overflows = 0, firstOverflow = -1;
   double overflowActual = 0, overflowExpected = 0;
+  /// Elements whose expected value, in the output's type, is inf or NaN:
+  /// the computation itself leaves the type's range there, whatever the
+  /// kernel; such elements match only the same non-finite value.
+  int64_t nonFiniteExpected = 0, firstNonFiniteExpected = -1;
   /// An exact (integer or bool) comparison: worstIndex is then the first
   /// mismatching element, with its values in firstActual/firstExpected.
   bool exact = false;
@@ -95,7 +99,8 @@ std::string describe(const Comparison &comparison);
 /// the kernel's numerics, as the end of a sentence about it: "overflows to
 /// inf at element 5 (the f64 reference is 3.0e+38)", "is off by 33% from
 /// the f64 reference (f32 rounding of a reduction of 25165824 terms)".
-/// Empty when the comparison passed.
+/// When the comparison passed, what its non-finite elements say ("leaves
+/// the range of f32: 4 element(s) are inf or NaN, ..."), or empty.
 std::string describeNumerics(const Comparison &comparison, mlir::Type type,
                              int64_t reductionLength);
 
