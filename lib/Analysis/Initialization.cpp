@@ -436,11 +436,13 @@ public:
     llvm::DenseMap<std::pair<Operation *, Operation *>, unsigned> operandsSeen;
     for (const Read &r : reads) {
       // A plain copy into scratch moves a value, defined or not: staging
-      // copies a whole region in, written or not (docs/ir.md, S11).
+      // copies a whole region in, written or not (docs/ir.md, S11). A
+      // conversion computes a new value from it: no such copy.
       LeafOp reader = r.access->leaf;
+      BufferOp target = kernel.lookupArray(reader.getArray());
       if (reader.getKind() == OpKind::copy &&
-          reader.getReduce() == ReduceKind::none &&
-          !kernel.lookupArray(reader.getArray()).isArgument())
+          reader.getReduce() == ReduceKind::none && !target.isArgument() &&
+          target.getElementType() == BufferOp(r.buffer).getElementType())
         continue;
       const LeafAccesses &leaf = deps.getLeafAccesses(r.access->leaf);
       // The read half of a reduction is the output access.

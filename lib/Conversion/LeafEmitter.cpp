@@ -16,6 +16,7 @@
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <cmath>
 #include <numeric>
 
 using namespace mlir;
@@ -236,6 +237,63 @@ Value emitConvert(OpBuilder &b, Location loc, Value v, Type to) {
              : arith::TruncIOp::create(b, loc, to, v).getResult();
 }
 
+/// An integer constant of `type` (scalar or vector) with bits `value`.
+Value emitIntegerConstant(OpBuilder &b, Location loc, Type type,
+                          const APInt &value) {
+  auto attr = b.getIntegerAttr(getElementTypeOrSelf(type), value);
+  if (auto vec = dyn_cast<VectorType>(type))
+    return arith::ConstantOp::create(b, loc, vec,
+                                     SplatElementsAttr::get(vec, attr));
+  return arith::ConstantOp::create(b, loc, attr);
+}
+
+/// The IR's conversion (docs/ir.md, "Conversions"; the interpreter's is
+/// Runtime/ElementConversion.h) of `v`, loaded from an array of IR type
+/// `from`, to IR type `to`, as a value of type `result` (`to`'s storage
+/// type, scalar or vector).
+Value emitElementConversion(OpBuilder &b, Location loc, Value v, Type from,
+                            Type to, Type result) {
+  if (from == to)
+    return emitConvert(b, loc, v, result);
+  Type vType = v.getType();
+  if (isBoolType(to)) {
+    // Not 0 (NaN is not 0), as a byte.
+    Value zero = emitConstant(b, loc, vType, 0);
+    Value nonzero =
+        isFloatLike(vType)
+            ? arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNE, v, zero)
+                  .getResult()
+            : arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, v, zero)
+                  .getResult();
+    return arith::ExtUIOp::create(b, loc, result, nonzero);
+  }
+  if (!isFloatLike(vType) || isFloatLike(result))
+    // Floats round, integers wrap or extend; a bool byte is 0 or 1.
+    return emitConvert(b, loc, v, result);
+  // Float to integer: truncate; NaN is 0; at or beyond +-2^(w-1), the
+  // type's extremes (fptosi alone would be poison there). A bound the
+  // float type cannot hold is +-inf, which the comparisons handle alike.
+  unsigned w = getElementTypeOrSelf(result).getIntOrFloatBitWidth();
+  double limit = std::ldexp(1.0, int(w) - 1);
+  Value converted = arith::FPToSIOp::create(b, loc, result, v);
+  Value high = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, v,
+                                     emitConstant(b, loc, vType, limit));
+  Value low = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, v,
+                                    emitConstant(b, loc, vType, -limit));
+  Value nan = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, v, v);
+  converted = arith::SelectOp::create(
+      b, loc, high,
+      emitIntegerConstant(b, loc, result, APInt::getSignedMaxValue(w)),
+      converted);
+  converted = arith::SelectOp::create(
+      b, loc, low,
+      emitIntegerConstant(b, loc, result, APInt::getSignedMinValue(w)),
+      converted);
+  return arith::SelectOp::create(
+      b, loc, nan, emitIntegerConstant(b, loc, result, APInt(w, 0)),
+      converted);
+}
+
 /// Converts an `index` (or vector of index) value to element type `elem`.
 Value emitIndexToElement(OpBuilder &b, Location loc, Value v, Type elem) {
   Type i64 = b.getI64Type();
@@ -368,15 +426,27 @@ llvm::MaybeAlign LeafEmitter::getVectorAlignment(Storage &storage,
 // Leaves
 //===----------------------------------------------------------------------===//
 
+Value LeafEmitter::emitOperandConversion(OpBuilder &b, Location loc, Value v,
+                                         Storage &operand, BufferOp output,
+                                         Type result) {
+  // Without buffers (a storage the caller made up), types are storage
+  // types and equal.
+  if (!operand.buffer || !output)
+    return emitConvert(b, loc, v, result);
+  return emitElementConversion(b, loc, v, operand.buffer.getElementType(),
+                               output.getElementType(), result);
+}
+
 FailureOr<Value> LeafEmitter::emitScalarOperand(OpBuilder &b, Location loc,
-                                                   Attribute input, Type type,
+                                                   Attribute input,
+                                                   BufferOp output, Type type,
                                                    int64_t lane) {
   if (auto access = dyn_cast<AccessAttr>(input)) {
     Storage &storage = storageOf(access.getArray().getValue());
     Value v = memref::LoadOp::create(
         b, loc, storage.memref,
         emitIndices(b, loc, storage, access.getIndices(), lane));
-    return emitConvert(b, loc, v, type);
+    return emitOperandConversion(b, loc, v, storage, output, type);
   }
   if (auto constant = dyn_cast<FloatAttr>(input))
     return emitConstant(b, loc, type, constant.getValueAsDouble());
@@ -395,7 +465,7 @@ LogicalResult LeafEmitter::lowerLeaf(LeafOp leaf, OpBuilder &b) {
   bool isBool = isBoolType(out.buffer.getElementType());
   SmallVector<Value, 2> args;
   for (Attribute input : leaf.getInputs()) {
-    FailureOr<Value> v = emitScalarOperand(b, loc, input, type);
+    FailureOr<Value> v = emitScalarOperand(b, loc, input, out.buffer, type);
     if (failed(v))
       return failure();
     args.push_back(*v);
@@ -445,7 +515,8 @@ LogicalResult LeafEmitter::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
         Value v = memref::LoadOp::create(b, loc, storage.memref,
                                          emitIndices(b, loc, storage, map));
         args.push_back(vector::BroadcastOp::create(
-            b, loc, vecType, emitConvert(b, loc, v, elem)));
+            b, loc, vecType,
+            emitOperandConversion(b, loc, v, storage, out.buffer, elem)));
         break;
       }
       case LaneAccess::Contiguous: {
@@ -453,13 +524,15 @@ LogicalResult LeafEmitter::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
                                          emitIndices(b, loc, storage, map),
                                          /*nontemporal=*/false,
                                          getVectorAlignment(storage, map));
-        args.push_back(emitConvert(b, loc, v, vecType));
+        args.push_back(
+            emitOperandConversion(b, loc, v, storage, out.buffer, vecType));
         break;
       }
       case LaneAccess::Scattered: {
         SmallVector<Value> lanes;
         for (int64_t l = 0; l < laneWidth; ++l)
-          lanes.push_back(*emitScalarOperand(b, loc, input, elem, l));
+          lanes.push_back(
+              *emitScalarOperand(b, loc, input, out.buffer, elem, l));
         args.push_back(vector::FromElementsOp::create(b, loc, vecType, lanes));
         break;
       }

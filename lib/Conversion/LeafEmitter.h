@@ -93,12 +93,19 @@ private:
   /// `baseAlignment` and the access's offsets; none when unknown.
   llvm::MaybeAlign getVectorAlignment(Storage &storage, mlir::AffineMap map);
   mlir::LogicalResult lowerVectorLeaf(dojo::LeafOp leaf, mlir::OpBuilder &b);
-  /// The value of operand `input` in the leaf's type (scalar mode).
+  /// The value of operand `input` of a leaf writing `output`, in the
+  /// leaf's storage type `type` (scalar mode).
   mlir::FailureOr<mlir::Value> emitScalarOperand(mlir::OpBuilder &b,
                                                  mlir::Location loc,
                                                  mlir::Attribute input,
+                                                 dojo::BufferOp output,
                                                  mlir::Type type,
                                                  int64_t lane = 0);
+  /// `v`, loaded from `operand`, as a value of type `result` of a leaf
+  /// writing `output`: the IR's conversion where their types differ.
+  mlir::Value emitOperandConversion(mlir::OpBuilder &b, mlir::Location loc,
+                                    mlir::Value v, Storage &operand,
+                                    dojo::BufferOp output, mlir::Type result);
 
   /// Depth and width of the enclosing `:v` scope, if any.
   std::optional<unsigned> laneDepth;

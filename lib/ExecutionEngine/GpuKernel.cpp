@@ -190,7 +190,8 @@ llvm::Error GpuKernel::writeBundle(llvm::StringRef dir, dojo::KernelOp kernel,
         {"role", dojo::stringifyRole(buffer.getRole())}};
     if (buffer.getRole() != dojo::Role::in)
       entry["relative_tolerance"] =
-          getRelativeTolerance(buffer.getElementType(), reductionLength);
+          getOutputTolerance(operatorKernel, buffer.getElementType(),
+                             reductionLength);
     buffers.push_back(std::move(entry));
   }
   llvm::json::Object check{{"kernel", plan.kernel},

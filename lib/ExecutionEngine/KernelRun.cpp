@@ -499,7 +499,8 @@ runKernelOn(dojo::KernelOp kernel, dojo::KernelOp baseline,
   }
   int64_t reductionLength = getMaxReductionLength(operatorKernel);
   auto getTolerance = [&](dojo::BufferOp buffer) {
-    return getRelativeTolerance(buffer.getElementType(), reductionLength);
+    return getOutputTolerance(operatorKernel, buffer.getElementType(),
+                              reductionLength);
   };
   bool anyMismatch = false;
   for (size_t i = 0; i < run.args.size(); ++i) {

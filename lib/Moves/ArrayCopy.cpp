@@ -102,6 +102,11 @@ std::optional<StringRef> perfdojo::moves::getCopySource(LeafOp leaf) {
   auto access = dyn_cast<AccessAttr>(leaf.getInputs()[0]);
   if (!access || !isSameIndexList(access.getIndices(), leaf.getIndices()))
     return std::nullopt;
+  // A conversion (docs/ir.md, "Conversions") changes values: no copy.
+  auto kernel = leaf->getParentOfType<KernelOp>();
+  if (kernel.lookupArray(leaf.getArray()).getElementType() !=
+      kernel.lookupArray(access.getArray().getValue()).getElementType())
+    return std::nullopt;
   return access.getArray().getValue();
 }
 

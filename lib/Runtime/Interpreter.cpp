@@ -15,6 +15,7 @@
 #include "perfdojo/Runtime/Interpreter.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
+#include "perfdojo/Runtime/ElementConversion.h"
 #include "perfdojo/Support/Float16.h"
 #include "perfdojo/Support/SaturatingArithmetic.h"
 
@@ -379,12 +380,26 @@ struct Operand {
   LinearForm index;                 // Index
 };
 
+/// A conversion statement (ElementTypes.h isConversionStatement) whose
+/// operand has another type than its output: converted element by element
+/// (ElementConversion.h) instead of by a typed loop. The declared types
+/// give the conversion; the slot types (f64 in reference mode) the
+/// storage. In reference mode a float operand is first rounded to its
+/// declared type, so the conversion sees the value the kernel would.
+struct Conversion {
+  ScalarType fromSlot, fromDeclared, toDeclared;
+};
+
 struct Leaf {
   ScalarType type;
   const TypeCode *code = nullptr;
   Access out;
   SmallVector<Operand, 2> operands;
-  LoopFn fn;
+  /// Bytes of an element of each operand (the output's, but for a
+  /// conversion's operand).
+  int64_t operandBytes[2] = {0, 0};
+  LoopFn fn = nullptr;
+  std::optional<Conversion> conversion;
 };
 
 struct Node {
@@ -407,7 +422,8 @@ struct PreparedLeaf {
 struct BufferSlot {
   int argument = -1;
   HostBuffer scratch;
-  ScalarType type;
+  ScalarType type;     ///< as stored: f64 for floats in reference mode
+  ScalarType declared; ///< the buffer's own type
   int64_t logicalSize = 0;
   SmallVector<int64_t, 4> strides;
 };
@@ -456,6 +472,7 @@ LogicalResult CompiledKernel::compileBuffers(KernelOp kernel, bool reference) {
              << buffer.getElementType();
     BufferSlot slot;
     slot.type = reference ? getReferenceScalarType(*type) : *type;
+    slot.declared = *type;
     // The physical layout (PhysicalLayout.h): a `:N` dimension has stride 0.
     slot.strides = getElementStrides(buffer);
     int64_t running = getStorageElements(buffer);
@@ -518,10 +535,17 @@ FailureOr<Node> CompiledKernel::compileNode(Operation *op,
   leaf.code = &getTypeCode(leaf.type);
   for (Attribute input : leafOp.getInputs()) {
     Operand operand;
+    leaf.operandBytes[leaf.operands.size()] = leaf.code->bytes;
     if (auto access = dyn_cast<AccessAttr>(input)) {
       operand.kind = Operand::Memory;
       operand.access = compileAccess(access.getArray().getValue(),
                                      access.getIndices(), depth);
+      const BufferSlot &from = slots[operand.access.buffer];
+      const BufferSlot &to = slots[leaf.out.buffer];
+      if (from.declared != to.declared) {
+        leaf.conversion = Conversion{from.type, from.declared, to.declared};
+        leaf.operandBytes[leaf.operands.size()] = getScalarBytes(from.type);
+      }
     } else if (auto index = dyn_cast<IndexValueAttr>(input)) {
       operand.kind = Operand::Index;
       operand.index = *getLinearForm(index.getExpr().getResult(0));
@@ -532,8 +556,9 @@ FailureOr<Node> CompiledKernel::compileNode(Operation *op,
     }
     leaf.operands.push_back(std::move(operand));
   }
-  leaf.fn = leaf.code->select(leafOp.getKind(), leafOp.getReduce());
-  if (!leaf.fn)
+  if (!leaf.conversion)
+    leaf.fn = leaf.code->select(leafOp.getKind(), leafOp.getReduce());
+  if (!leaf.fn && !leaf.conversion)
     return leafOp.emitOpError("the interpreter has no ")
            << stringifyScalarType(leaf.type) << " code for this statement";
   int64_t points = 1;
@@ -584,7 +609,7 @@ PreparedLeaf CompiledKernel::prepare(const Leaf &leaf, int loopDepth) {
   for (auto [j, operand] : llvm::enumerate(leaf.operands)) {
     switch (operand.kind) {
     case Operand::Memory:
-      p.ptr[j] = address(operand.access, elementSize);
+      p.ptr[j] = address(operand.access, leaf.operandBytes[j]);
       p.step[j] = step(operand.access);
       break;
     case Operand::Constant:
@@ -612,7 +637,7 @@ void CompiledKernel::execute(const PreparedLeaf &p, int64_t first,
   for (auto [j, operand] : llvm::enumerate(leaf.operands)) {
     if (operand.kind != Operand::Index) {
       ptr[j] = static_cast<const char *>(p.ptr[j]) +
-               first * p.step[j] * elementSize;
+               first * p.step[j] * leaf.operandBytes[j];
       stride[j] = p.step[j];
       continue;
     }
@@ -624,7 +649,20 @@ void CompiledKernel::execute(const PreparedLeaf &p, int64_t first,
     ptr[j] = scratchIndices[j].data();
     stride[j] = 1;
   }
-  leaf.fn(p.out + first * p.outStep * elementSize, p.outStep, ptr[0],
+  char *out = p.out + first * p.outStep * elementSize;
+  if (leaf.conversion) {
+    const Conversion &c = *leaf.conversion;
+    const char *in = static_cast<const char *>(ptr[0]);
+    for (int64_t i = 0; i < n; ++i) {
+      ElementValue v = loadElement(c.fromSlot, in + i * stride[0] *
+                                                       leaf.operandBytes[0]);
+      v = convertElement(convertElement(v, c.fromDeclared), c.toDeclared);
+      storeElement(leaf.type, out + i * p.outStep * elementSize,
+                   convertElement(v, leaf.type));
+    }
+    return;
+  }
+  leaf.fn(out, p.outStep, ptr[0],
           stride[0], leaf.operands.size() > 1 ? ptr[1] : nullptr, stride[1],
           n);
 }

@@ -1,10 +1,12 @@
 //===- Validation.cpp - dtype-aware comparison of kernel outputs ---------===//
 
 #include "perfdojo/Runtime/Validation.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 
 #include "perfdojo/Support/Float16.h"
 #include "llvm/ADT/SmallBitVector.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/bit.h"
 #include "llvm/Support/Format.h"
 
@@ -42,6 +44,31 @@ double perfdojo::getRelativeTolerance(Type type, int64_t reductionLength) {
                : type.isBF16() ? 0x1.0p-7
                                : 0x1.0p-23;
   return eps * (4.0 + 4.0 * std::sqrt(static_cast<double>(reductionLength)));
+}
+
+double perfdojo::getOutputTolerance(dojo::KernelOp kernel, Type type,
+                                    int64_t reductionLength) {
+  if (!isIntegerElementType(type))
+    return getRelativeTolerance(type, reductionLength);
+  llvm::StringSet<> written;
+  kernel.walk([&](dojo::LeafOp leaf) { written.insert(leaf.getArray()); });
+  double tolerance = 0;
+  kernel.walk([&](dojo::LeafOp leaf) {
+    Type to = kernel.lookupArray(leaf.getArray()).getElementType();
+    if (!isIntegerElementType(to))
+      return;
+    for (Attribute input : leaf.getInputs()) {
+      auto access = dyn_cast<dojo::AccessAttr>(input);
+      if (!access || !written.contains(access.getArray().getValue()))
+        continue;
+      Type from = kernel.lookupArray(access.getArray().getValue())
+                      .getElementType();
+      if (isa<FloatType>(from))
+        tolerance = std::max(tolerance,
+                             getRelativeTolerance(from, reductionLength));
+    }
+  });
+  return tolerance;
 }
 
 namespace {
@@ -98,8 +125,12 @@ Comparison perfdojo::compareBuffers(const HostBuffer &actual,
                                     const HostBuffer &expected,
                                     double relativeTolerance,
                                     Type elementType) {
-  if (!isFloatScalarType(actual.getType()))
+  // Integers within getOutputTolerance's allowance (0 but for a converted
+  // computed float: exact); bool always exactly.
+  if (actual.getType() == ScalarType::i1)
     return compareExactly(actual, expected);
+  if (!isFloatScalarType(actual.getType()))
+    return compareExactly(actual, expected, relativeTolerance);
   Comparison c;
   c.tolerance = relativeTolerance;
   Rounding rounding = elementType ? getRounding(elementType)
@@ -165,9 +196,11 @@ Comparison perfdojo::compareBuffers(const HostBuffer &actual,
 }
 
 Comparison perfdojo::compareExactly(const HostBuffer &actual,
-                                    const HostBuffer &expected) {
+                                    const HostBuffer &expected,
+                                    double relativeTolerance) {
   Comparison c;
   c.exact = true;
+  c.tolerance = relativeTolerance;
   int64_t n = std::min(actual.size(), expected.size());
   double sumSq = 0;
   for (int64_t i = 0; i < n; ++i) {
@@ -179,6 +212,14 @@ Comparison perfdojo::compareExactly(const HostBuffer &actual,
     int64_t a = actual.getInt(i), e = expected.getInt(i);
     if (a == e)
       continue;
+    // The report's scaled error, as for floats; the verdict is exact, or
+    // within one unit and the tolerance where one is given.
+    double scale = std::max(std::abs(static_cast<double>(e)), c.rms);
+    double diff = std::abs(static_cast<double>(a) - static_cast<double>(e));
+    c.maxScaledError =
+        std::max(c.maxScaledError, scale > 0 ? diff / scale : diff);
+    if (relativeTolerance > 0 && diff <= 1 + relativeTolerance * scale)
+      continue;
     if (c.mismatches++ == 0) {
       c.worstIndex = i;
       c.firstActual = a;
@@ -186,12 +227,6 @@ Comparison perfdojo::compareExactly(const HostBuffer &actual,
       c.worstActual = static_cast<double>(a);
       c.worstExpected = static_cast<double>(e);
     }
-    // The report's scaled error, as for floats; it plays no part in the
-    // verdict.
-    double scale = std::max(std::abs(static_cast<double>(e)), c.rms);
-    double diff = std::abs(static_cast<double>(a) - static_cast<double>(e));
-    c.maxScaledError =
-        std::max(c.maxScaledError, scale > 0 ? diff / scale : diff);
   }
   if (actual.size() != expected.size())
     c.mismatches += std::abs(actual.size() - expected.size());
@@ -202,13 +237,20 @@ std::string perfdojo::describe(const Comparison &c) {
   std::string text;
   llvm::raw_string_ostream os(text);
   if (c.exact) {
-    if (c.passed())
+    if (c.passed() && c.maxScaledError == 0)
       os << "exact match";
+    else if (c.passed())
+      os << "match within one unit and the converted float's tolerance "
+         << "(max scaled error " << llvm::format("%.3g", c.maxScaledError)
+         << ", tolerance " << llvm::format("%.3g", c.tolerance) << ")";
     else if (c.worstIndex < 0)
       os << c.mismatches << " element(s) more or fewer than the reference";
     else
-      os << c.mismatches << " mismatching element(s) (exact comparison); "
-         << "first at " << c.worstIndex << ": got " << c.firstActual
+      os << c.mismatches << " mismatching element(s) ("
+         << (c.tolerance > 0 ? "within one unit and the converted float's "
+                               "tolerance"
+                             : "exact comparison")
+         << "); first at " << c.worstIndex << ": got " << c.firstActual
          << ", expected " << c.firstExpected;
     return text;
   }

@@ -197,7 +197,7 @@ void compareOutputs(dojo::KernelOp kernel, ArrayRef<HostBuffer> args,
       continue;
     Type type = kernel.lookupArray(arg.getName()).getElementType();
     Comparison c = compareBuffers(
-        arg, ref, getRelativeTolerance(type, reductionLength));
+        arg, ref, getOutputTolerance(kernel, type, reductionLength));
     if (!c.passed())
       result.failures.push_back(stage + ": output '" + arg.getName() +
                                 "' differs from the f64 reference: " +

@@ -177,9 +177,14 @@ FailureOr<MoveFuzzer> MoveFuzzer::create(ModuleOp module,
   if (failed(expected))
     return failure();
   fuzzer.expected = std::move(*expected);
-  fuzzer.tolerance =
-      getRelativeTolerance(Float64Type::get(module.getContext()),
-                           getMaxReductionLength(kernel));
+  int64_t reductionLength = getMaxReductionLength(kernel);
+  for (const HostBuffer &input : fuzzer.inputs) {
+    Type type = kernel.lookupArray(input.getName()).getElementType();
+    fuzzer.tolerances.push_back(getOutputTolerance(
+        kernel,
+        isa<FloatType>(type) ? Float64Type::get(module.getContext()) : type,
+        reductionLength));
+  }
   FuzzLimits defaults = FuzzLimits::getDefaults(kernel);
   fuzzer.limits.maxNodes = options.maxNodes.value_or(defaults.maxNodes);
   fuzzer.limits.maxEvaluations =
@@ -235,7 +240,7 @@ bool MoveFuzzer::checkMove(Walk &walk, const MoveRequest &move,
   bool same = succeeded(outputs);
   std::string detail = "the moved kernel no longer runs";
   for (size_t i = 0; same && i < inputs.size(); ++i) {
-    Comparison c = compareBuffers((*outputs)[i], expected[i], tolerance);
+    Comparison c = compareBuffers((*outputs)[i], expected[i], tolerances[i]);
     if (!c.passed()) {
       same = false;
       detail = "output '" + inputs[i].getName() + "': " + describe(c);

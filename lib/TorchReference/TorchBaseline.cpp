@@ -117,7 +117,8 @@ llvm::Error validate(dojo::KernelOp kernel, llvm::StringRef name,
                       ", the kernel's is " + shapeString(shape));
     Comparison cmp = compareBuffers(
         toHostBuffer(reference.getName(), it->second), reference,
-        2 * getRelativeTolerance(buffer.getElementType(), reductionLength));
+        2 * getOutputTolerance(kernel, buffer.getElementType(),
+                               reductionLength));
     if (!cmp.passed())
       return fail(TorchBaselineFailure::Mismatch,
                   prefix + "output '" + reference.getName() +

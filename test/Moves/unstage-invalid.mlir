@@ -111,3 +111,21 @@ dojo.kernel @negative_restage_st5 {
     }
   }
 }
+
+//--- negative_conversion.mlir
+// A copy nest that converts (f16 to f32) is no staging copy: unstaging it
+// would drop the rounding to f16.
+// RUN: perfdojo-opt %t/negative_conversion.mlir --dojo-apply="unstage x_s" -verify-diagnostics
+
+// expected-error @+1 {{'unstage x_s': the accesses to 'x_s' are not a copy nest right before a node, uses inside it, and a copy nest right after it, as stage_region creates}}
+dojo.kernel @negative_conversion {
+  dojo.buffer x f32 [4] heap in
+  dojo.buffer x_s f16 [4] stack
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    dojo.leaf x_s[{0}] = x[{0}]
+  }
+  dojo.scope 4 {
+    dojo.leaf y[{0}] = x_s[{0}]
+  }
+}

@@ -1,6 +1,7 @@
 //===- ValidationTest.cpp - tolerance and comparison of outputs -----------===//
 
 #include "perfdojo/Runtime/Validation.h"
+#include "perfdojo/Target/DojoText/DojoText.h"
 
 #include "mlir/IR/Builders.h"
 #include "gtest/gtest.h"
@@ -191,11 +192,12 @@ TEST(Validation, IntegersCompareExactlyAndReportTheFirstMismatch) {
   EXPECT_TRUE(same.exact);
   EXPECT_EQ(describe(same), "exact match");
 
-  // 2^53 + 2 and 2^53 + 3 differ by one; as doubles they would be equal,
-  // and any positive tolerance would accept them.
+  // 2^53 + 2 and 2^53 + 3 differ by one; as doubles they would be equal.
+  // Integers compare exactly at tolerance 0 (getOutputTolerance's for any
+  // kernel that converts no computed float).
   actual.setInt(2, big + 1);
   actual.setInt(3, big + 4);
-  Comparison c = compareBuffers(actual, expected, /*tolerance=*/0.5);
+  Comparison c = compareBuffers(actual, expected, /*tolerance=*/0);
   EXPECT_FALSE(c.passed());
   EXPECT_EQ(c.mismatches, 2);
   EXPECT_EQ(c.worstIndex, 2);
@@ -228,5 +230,57 @@ TEST(Validation, HalfOutputsCompareWithinTheirEpsilon) {
   Comparison far = compareBuffers(make({1.0 + 0x1.0p-6}, ScalarType::f16),
                                   make({1.0}), tolerance);
   EXPECT_FALSE(far.passed()) << describe(far);
+}
+} // namespace
+
+namespace {
+TEST(Validation, IntegersFromComputedFloatsMatchWithinOneUnit) {
+  // Without a tolerance, integers compare exactly.
+  Comparison exact = compareExactly(make({1000001, 5}, ScalarType::i32),
+                                    make({1000000, 5}, ScalarType::i32));
+  EXPECT_EQ(exact.mismatches, 1);
+  // With one, an element may be one unit plus the tolerance off.
+  Comparison within = compareExactly(make({1000001, 5}, ScalarType::i32),
+                                     make({1000000, 5}, ScalarType::i32), 1e-6);
+  EXPECT_TRUE(within.passed()) << describe(within);
+  EXPECT_GT(within.maxScaledError, 0);
+  EXPECT_NE(describe(within).find("match within one unit"), std::string::npos)
+      << describe(within);
+  Comparison beyond = compareExactly(make({1000003, 5}, ScalarType::i32),
+                                     make({1000000, 5}, ScalarType::i32), 1e-6);
+  EXPECT_EQ(beyond.mismatches, 1);
+  EXPECT_NE(describe(beyond).find("within one unit and the converted "
+                                  "float's tolerance"),
+            std::string::npos)
+      << describe(beyond);
+}
+
+TEST(Validation, OnlyConvertedComputedFloatsLoosenIntegerOutputs) {
+  MLIRContext ctx;
+  Builder b(&ctx);
+  auto kernelOf = [&](const char *text) {
+    OwningOpRef<ModuleOp> module = importDojoString(text, &ctx);
+    EXPECT_TRUE(module);
+    return module;
+  };
+  // An input converted: the reference sees the kernel's very values.
+  OwningOpRef<ModuleOp> input = kernelOf("x f32 [4] heap in\n"
+                                         "y i32 [4] heap out\n"
+                                         "4 y[{0}] = x[{0}]\n");
+  EXPECT_EQ(getOutputTolerance(getSingleKernel(*input), b.getI32Type(), 1), 0);
+  // A computed float converted: the f32 tolerance, for integer outputs.
+  OwningOpRef<ModuleOp> computed = kernelOf("x f32 [4] heap in\n"
+                                            "t f32 [4] heap\n"
+                                            "y i32 [4] heap out\n"
+                                            "z bool [4] heap out\n"
+                                            "4 t[{0}] = x[{0}] * 1000\n"
+                                            "| y[{0}] = t[{0}]\n"
+                                            "| z[{0}] = t[{0}]\n");
+  dojo::KernelOp kernel = getSingleKernel(*computed);
+  EXPECT_EQ(getOutputTolerance(kernel, b.getI32Type(), 1),
+            getRelativeTolerance(b.getF32Type(), 1));
+  EXPECT_EQ(getOutputTolerance(kernel, b.getI1Type(), 1), 0);
+  EXPECT_EQ(getOutputTolerance(kernel, b.getF32Type(), 1),
+            getRelativeTolerance(b.getF32Type(), 1));
 }
 } // namespace

@@ -39,6 +39,15 @@ int64_t getMaxReductionLength(dojo::KernelOp kernel);
 /// for integer and bool types, which compare exactly.
 double getRelativeTolerance(mlir::Type type, int64_t reductionLength);
 
+/// The relative tolerance of an output of element type `type` of `kernel`:
+/// getRelativeTolerance, except for integer outputs of a kernel that
+/// converts a computed float (an array some leaf writes) to an integer.
+/// Their values follow that float's rounding, which the f64 reference
+/// does not share, so they compare within the widest such float type's
+/// tolerance plus one unit (compareBuffers). Bool outputs stay exact.
+double getOutputTolerance(dojo::KernelOp kernel, mlir::Type type,
+                          int64_t reductionLength);
+
 /// `value` as an element of `type` holds it: rounded to nearest, ties to
 /// even, for f16, bf16 and f32: to +-inf beyond the type's range and to its
 /// subnormals or zero below it. f64 and integer types: `value` itself.
@@ -80,15 +89,18 @@ struct Comparison {
 /// Compares `actual` with `expected` element by element, modelled in
 /// `elementType` (steps 1-3 above; a null type: f32 if `actual` holds f32,
 /// else no rounding). `expected` may be f64 of a reference or the outputs
-/// of another run. An integer or bool `actual` is compared exactly
-/// (compareExactly), whatever the tolerance.
+/// of another run. An integer `actual` is compared by compareExactly with
+/// the tolerance (so pass getOutputTolerance's, 0 for most kernels), a
+/// bool one exactly whatever the tolerance.
 Comparison compareBuffers(const HostBuffer &actual, const HostBuffer &expected,
                           double relativeTolerance,
                           mlir::Type elementType = {});
 
 /// Compares integer or bool elements as integers; the first mismatch is
-/// reported.
-Comparison compareExactly(const HostBuffer &actual, const HostBuffer &expected);
+/// reported. With a `relativeTolerance` above 0 (getOutputTolerance), an
+/// element matches within 1 + relativeTolerance * max(|expected|, RMS).
+Comparison compareExactly(const HostBuffer &actual, const HostBuffer &expected,
+                          double relativeTolerance = 0);
 
 /// One line such as "max scaled error 1.2e-07 (tolerance 4.8e-06)" or the
 /// count and worst element of the mismatches.

@@ -153,7 +153,9 @@ private:
   FuzzLimits limits;
   std::vector<HostBuffer> inputs;
   std::vector<HostBuffer> expected;
-  double tolerance = 0;
+  /// Per argument: the f64 tolerance for floats (the walk runs in f64),
+  /// getOutputTolerance for integers and bool.
+  std::vector<double> tolerances;
 };
 
 } // namespace perfdojo

@@ -589,27 +589,28 @@ void lowerGather(GraphBuilder &g, const Node &node) {
   }
 }
 
-/// Cast and CastLike to the type the value has already: a copy. Casts
-/// between types are outside the IR: a statement computes in one element
-/// type (kernel invariant S9).
+/// Cast and CastLike: a copy, which converts between element types by the
+/// IR's rules (docs/ir.md, "Conversions"): floats to integers truncate,
+/// anything to bool is "not 0"; ONNX leaves out-of-range values undefined,
+/// the IR saturates them.
 void lowerCast(GraphBuilder &g, const Node &node) {
   const GraphValue *x = g.input(node, 0);
   if (!x)
     return;
   Type to;
   if (node.opType == "Cast") {
-    to = g.getElementType(node.getInt("to", 0));
+    int64_t kind = node.getInt("to", 0);
+    to = g.getElementType(kind);
+    if (!to)
+      return g.unsupported("Cast to ONNX element type " +
+                           std::to_string(kind) + ", which the IR lacks");
   } else {
     const GraphValue *like = g.input(node, 1);
     if (!like)
       return;
     to = like->type;
   }
-  if (to != x->type)
-    return g.unsupported(node.opType +
-                         " to another element type (a statement computes in "
-                         "one type)");
-  const GraphValue *y = g.defineOutput(node, 0, x->type, x->shape);
+  const GraphValue *y = g.defineOutput(node, 0, to, x->shape);
   if (!y)
     return;
   g.emitNest(x->shape, [&](Nest &nest) {

@@ -653,8 +653,20 @@ dojo.kernel @negative_out_of_bounds_operand {
 dojo.kernel @negative_element_type_mismatch {
   dojo.buffer x f64 [4] heap in
   dojo.buffer y f32 [4] heap out
-  // expected-error @below {{'dojo.leaf' op operand 'x' has element type 'f64' but the statement computes in 'f32'}}
-  dojo.leaf y[0] = x[0]
+  // expected-error @below {{'dojo.leaf' op operand 'x' has element type 'f64' but the statement computes in 'f32' (only a plain copy `y = x` converts between types)}}
+  dojo.leaf y[0] = x[0] + 1
+}
+
+// -----
+
+dojo.kernel @negative_conversion_with_reduction {
+  dojo.buffer x f64 [4] heap in
+  dojo.buffer y f32 [] heap out
+  dojo.leaf y[] = 0
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op operand 'x' has element type 'f64' but the statement computes in 'f32' (only a plain copy `y = x` converts between types)}}
+    dojo.leaf y[] += x[{0}]
+  }
 }
 
 // -----
@@ -972,4 +984,22 @@ dojo.kernel @negative_access_attr_name attributes {a = #dojo.access<[0]>} {
 
 // expected-error @below {{expected '{k}' or an integer in index expression}}
 dojo.kernel @negative_index_attr_expr attributes {a = #dojo.index<(x)>} {
+}
+
+// -----
+
+// A plain copy into scratch may move an undefined value (staging does); a
+// conversion computes a new value and reads like any other statement.
+dojo.kernel @negative_conversion_reads_undefined_scratch {
+  // expected-note @below {{'t' is declared here}}
+  dojo.buffer t f32 [4] heap
+  dojo.buffer u i32 [4] heap
+  dojo.buffer y i32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op reads t[0] at {0}=0, which no earlier leaf writes (scratch buffers start undefined)}}
+    dojo.leaf u[{0}] = t[{0}]
+  }
+  dojo.scope 4 {
+    dojo.leaf y[{0}] = u[{0}]
+  }
 }

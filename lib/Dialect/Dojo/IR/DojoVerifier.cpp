@@ -343,10 +343,16 @@ private:
           checkAccess(leaf, array, access.getIndices(), "operand");
       if (failed(in))
         return failure();
-      if (in->getElementType() != type)
+      // A plain copy converts (docs/ir.md, "Conversions"); any other
+      // statement computes in its output's type.
+      if (in->getElementType() != type &&
+          !isConversionStatement(leaf.getKind(), leaf.getReduce()))
         return leaf.emitOpError("operand '")
-               << array << "' has element type " << in->getElementType()
-               << " but the statement computes in " << type;
+               << array << "' has element type '"
+               << getElementTypeName(in->getElementType())
+               << "' but the statement computes in '"
+               << getElementTypeName(type)
+               << "' (only a plain copy `y = x` converts between types)";
     }
     if (out->getRole() == Role::in) {
       InFlightDiagnostic diag = leaf.emitOpError("writes input '")

@@ -87,6 +87,10 @@ perfdojo::findOperationTypeViolation(OpKind kind, ReduceKind reduce,
   return std::nullopt;
 }
 
+bool perfdojo::isConversionStatement(OpKind kind, ReduceKind reduce) {
+  return kind == OpKind::copy && reduce == ReduceKind::none;
+}
+
 bool perfdojo::isTranscendental(OpKind kind) {
   switch (kind) {
   case OpKind::exp:

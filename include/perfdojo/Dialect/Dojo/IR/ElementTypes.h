@@ -50,6 +50,13 @@ std::optional<std::string> findOperationTypeViolation(dojo::OpKind kind,
                                                       dojo::ReduceKind reduce,
                                                       mlir::Type type);
 
+/// Whether a `kind` statement with reduction `reduce` may read an array of
+/// another element type than its output's: only a plain copy `y = x`, the
+/// IR's conversion (docs/ir.md, "Conversions"; convertElement in
+/// Runtime/ElementConversion.h and emitElementConversion in the lowering
+/// implement it). Every other statement reads arrays of its output's type.
+bool isConversionStatement(dojo::OpKind kind, dojo::ReduceKind reduce);
+
 /// Why the constant `value`, operand `operand` of a `kind` statement, is no
 /// value of `type`, as a message ("constant operand 1 (128) is out of the
 /// range of 'i8'"); nullopt when it is one. Integer and bool constants are
