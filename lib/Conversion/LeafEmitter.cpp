@@ -39,17 +39,21 @@ bool isFloatLike(Type type) {
   return isa<FloatType>(getElementTypeOrSelf(type));
 }
 
-Value emitConstant(OpBuilder &b, Location loc, Type type, double value) {
-  Type elem = getElementTypeOrSelf(type);
-  TypedAttr attr;
-  if (auto f = dyn_cast<FloatType>(elem))
-    attr = b.getFloatAttr(f, value);
-  else
-    attr = b.getIntegerAttr(elem, static_cast<int64_t>(value));
+/// The constant `attr` of `type`'s element type, splat when `type` is a
+/// vector.
+Value emitSplatConstant(OpBuilder &b, Location loc, Type type, TypedAttr attr) {
   if (auto vec = dyn_cast<VectorType>(type))
     return arith::ConstantOp::create(b, loc, vec,
                                      SplatElementsAttr::get(vec, attr));
   return arith::ConstantOp::create(b, loc, attr);
+}
+
+Value emitConstant(OpBuilder &b, Location loc, Type type, double value) {
+  Type elem = getElementTypeOrSelf(type);
+  if (auto f = dyn_cast<FloatType>(elem))
+    return emitSplatConstant(b, loc, type, b.getFloatAttr(f, value));
+  return emitSplatConstant(b, loc, type,
+                           b.getIntegerAttr(elem, static_cast<int64_t>(value)));
 }
 
 /// `a < b ? b : a`, the interpreter's max (and min with operands swapped).
@@ -240,11 +244,8 @@ Value emitConvert(OpBuilder &b, Location loc, Value v, Type to) {
 /// An integer constant of `type` (scalar or vector) with bits `value`.
 Value emitIntegerConstant(OpBuilder &b, Location loc, Type type,
                           const APInt &value) {
-  auto attr = b.getIntegerAttr(getElementTypeOrSelf(type), value);
-  if (auto vec = dyn_cast<VectorType>(type))
-    return arith::ConstantOp::create(b, loc, vec,
-                                     SplatElementsAttr::get(vec, attr));
-  return arith::ConstantOp::create(b, loc, attr);
+  return emitSplatConstant(
+      b, loc, type, b.getIntegerAttr(getElementTypeOrSelf(type), value));
 }
 
 /// The IR's conversion (docs/ir.md, "Conversions"; the interpreter's is

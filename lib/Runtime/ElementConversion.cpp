@@ -17,25 +17,9 @@ template <typename T> T read(const void *p) {
 }
 template <typename T> void write(void *p, T v) { std::memcpy(p, &v, sizeof(T)); }
 
-bool isFloat(ScalarType t) {
-  return t == ScalarType::f16 || t == ScalarType::bf16 ||
-         t == ScalarType::f32 || t == ScalarType::f64;
-}
-
 /// Bits of an integer type (bool: 1).
 unsigned getIntegerBits(ScalarType t) {
-  switch (t) {
-  case ScalarType::i1:
-    return 1;
-  case ScalarType::i8:
-    return 8;
-  case ScalarType::i16:
-    return 16;
-  case ScalarType::i32:
-    return 32;
-  default:
-    return 64;
-  }
+  return t == ScalarType::i1 ? 1 : 8 * getScalarBytes(t);
 }
 
 /// `v` rounded to the float type `t` (round to nearest even), as a double.
@@ -65,7 +49,7 @@ int64_t wrapToBits(int64_t v, unsigned bits) {
 
 ElementValue perfdojo::loadElement(ScalarType type, const void *element) {
   ElementValue v;
-  v.isInteger = !isFloat(type);
+  v.isInteger = !isFloatScalarType(type);
   switch (type) {
   case ScalarType::f16:
     v.real = halfToFloat(read<uint16_t>(element));
@@ -129,12 +113,12 @@ void perfdojo::storeElement(ScalarType type, void *element,
 
 ElementValue perfdojo::convertElement(ElementValue value, ScalarType to) {
   ElementValue out;
-  out.isInteger = !isFloat(to);
+  out.isInteger = !isFloatScalarType(to);
   if (to == ScalarType::i1) {
     out.integer = value.isInteger ? value.integer != 0 : value.real != 0;
     return out;
   }
-  if (isFloat(to)) {
+  if (isFloatScalarType(to)) {
     // An integer to f16/bf16 goes through double: exact up to 2^53, so one
     // rounding for every value those types hold finitely.
     double v = value.isInteger ? static_cast<double>(value.integer) : value.real;
