@@ -602,8 +602,8 @@ void lowerCast(GraphBuilder &g, const Node &node) {
     int64_t kind = node.getInt("to", 0);
     to = g.getElementType(kind);
     if (!to)
-      return g.unsupported("Cast to ONNX element type " +
-                           std::to_string(kind) + ", which the IR lacks");
+      return g.unsupported(llvm::Twine("Cast to element type ") +
+                           getElementKindName(kind) + ", which the IR lacks");
   } else {
     const GraphValue *like = g.input(node, 1);
     if (!like)
