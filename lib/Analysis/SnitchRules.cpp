@@ -59,6 +59,31 @@ StreamPattern perfdojo::getStreamPattern(LeafOp leaf, unsigned position,
   return pattern;
 }
 
+bool perfdojo::isSnitchFpInstruction(OpKind kind) {
+  switch (kind) {
+  case OpKind::copy:
+  case OpKind::add:
+  case OpKind::sub:
+  case OpKind::mul:
+  case OpKind::div:
+  case OpKind::max:
+  case OpKind::min:
+  case OpKind::neg:
+  case OpKind::abs:
+  case OpKind::sqrt:
+  case OpKind::rsqrt:
+  case OpKind::relu:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool perfdojo::hasSnitchLowering(OpKind kind) {
+  return isSnitchFpInstruction(kind) || kind == OpKind::exp ||
+         kind == OpKind::sigmoid;
+}
+
 unsigned perfdojo::getFrepInstructionCount(LeafOp leaf) {
   unsigned count = leaf.getKind() == OpKind::rsqrt ? 2 : 1;
   if (leaf.getReduce() == ReduceKind::none)
@@ -189,17 +214,10 @@ std::optional<InvariantViolation> perfdojo::findFrepViolation(ScopeOp scope) {
          p = p->getParentOp())
       copies *= cast<ScopeOp>(p).getSize();
     instructions += copies * getFrepInstructionCount(leaf);
-    switch (leaf.getKind()) {
-    case OpKind::exp:
-    case OpKind::log:
-    case OpKind::tanh:
-    case OpKind::sigmoid:
+    if (!isSnitchFpInstruction(leaf.getKind()))
       return violation(leaf, "`" + getStatementText(leaf) +
                                  "` is no FP instruction the sequencer can "
                                  "repeat");
-    default:
-      break;
-    }
     Type type = kernel.lookupArray(leaf.getArray()).getElementType();
     for (unsigned position = 0; position <= leaf.getInputs().size();
          ++position) {

@@ -270,22 +270,27 @@ LogicalResult GpuKernelLowering::checkSupport() {
     return failure();
   // Transcendentals: without the vendor's device library (never linked),
   // only the polynomial approximations of f32 (f16 and bf16 through f32)
-  // implement them on a GPU.
+  // implement them on a GPU; sqrt and rsqrt are instructions.
   result = kernel.walk([&](LeafOp leaf) {
     OpKind kind = leaf.getKind();
-    if (kind != OpKind::exp && kind != OpKind::log && kind != OpKind::tanh &&
-        kind != OpKind::sigmoid)
+    if (!isTranscendental(kind) || kind == OpKind::sqrt ||
+        kind == OpKind::rsqrt)
       return WalkResult::advance();
     Type type = kernel.lookupArray(leaf.getArray()).getElementType();
-    if (approximateMath && !type.isF64())
+    bool approximated = hasPolynomialApproximation(kind);
+    if (approximated && approximateMath && !type.isF64())
       return WalkResult::advance();
-    leaf.emitOpError("computes ")
-        << stringifyOpKind(kind) << " in " << getElementTypeName(type)
-        << ", which "
-        << describeChip(target)
-        << (approximateMath ? " implements only in f32, f16 and bf16"
-                            : " implements only with approximate-math")
-        << " (no vendor device library is linked)";
+    InFlightDiagnostic diag = leaf.emitOpError("computes ")
+                              << stringifyOpKind(kind) << " in "
+                              << getElementTypeName(type) << ", which "
+                              << describeChip(target);
+    if (!approximated)
+      diag << " does not implement (no polynomial approximates it and ";
+    else
+      diag << (approximateMath ? " implements only in f32, f16 and bf16"
+                               : " implements only with approximate-math")
+           << " (";
+    diag << "no vendor device library is linked)";
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());

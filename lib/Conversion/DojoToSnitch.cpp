@@ -547,16 +547,12 @@ LogicalResult KernelLowering::checkNode(Operation *node) {
         return WalkResult::interrupt();
       }
     } else if (auto leaf = dyn_cast<LeafOp>(op)) {
-      switch (leaf.getKind()) {
-      case OpKind::log:
-      case OpKind::tanh:
+      if (!hasSnitchLowering(leaf.getKind())) {
         leaf.emitError() << "'" << stringifyOpKind(leaf.getKind())
-                         << "' has no Snitch lowering yet (the FPU has no "
-                            "transcendental unit and no polynomial is "
-                            "emitted for it; exp and sigmoid have one)";
+                         << "' has no Snitch lowering yet (the lowering "
+                            "emits FP instructions, and polynomials for exp "
+                            "and sigmoid only)";
         return WalkResult::interrupt();
-      default:
-        break;
       }
     }
     return WalkResult::advance();

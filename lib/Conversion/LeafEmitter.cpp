@@ -97,6 +97,29 @@ Value emitIntegerDivision(OpBuilder &b, Location loc, Value a, Value d) {
   return arith::SelectOp::create(b, loc, isZero, zero, result);
 }
 
+/// -1, 0 or 1 by the sign of `a`; a float -0, +0 or NaN is its own sign
+/// (the interpreter's `compute`).
+Value emitSign(OpBuilder &b, Location loc, Value a) {
+  Type type = a.getType();
+  Value zero = emitConstant(b, loc, type, 0);
+  bool fp = isFloatLike(type);
+  auto compare = [&](bool greater) -> Value {
+    if (fp)
+      return arith::CmpFOp::create(b, loc,
+                                   greater ? arith::CmpFPredicate::OGT
+                                           : arith::CmpFPredicate::OLT,
+                                   a, zero);
+    return arith::CmpIOp::create(
+        b, loc, greater ? arith::CmpIPredicate::sgt : arith::CmpIPredicate::slt,
+        a, zero);
+  };
+  Value rest = fp ? a : zero;
+  Value negative = arith::SelectOp::create(
+      b, loc, compare(false), emitConstant(b, loc, type, -1), rest);
+  return arith::SelectOp::create(b, loc, compare(true),
+                                 emitConstant(b, loc, type, 1), negative);
+}
+
 /// Bool values are bytes holding 0 or 1 (see `getStorageElementType`); the
 /// operations bool has (ElementTypes.h) are the bitwise and and or.
 Value emitBoolCompute(OpBuilder &b, Location loc, bool isOr, Value a, Value x) {
@@ -104,11 +127,50 @@ Value emitBoolCompute(OpBuilder &b, Location loc, bool isOr, Value a, Value x) {
               : arith::AndIOp::create(b, loc, a, x).getResult();
 }
 
+/// A comparison of `a` and `x` (of the compared type) as a bool byte:
+/// floats ordered (NaN compares unequal, and false but for ne), integers
+/// signed.
+Value emitComparison(OpBuilder &b, Location loc, OpKind kind, Value a,
+                     Value x) {
+  Value truth;
+  if (isFloatLike(a.getType())) {
+    arith::CmpFPredicate predicate =
+        kind == OpKind::eq   ? arith::CmpFPredicate::OEQ
+        : kind == OpKind::ne ? arith::CmpFPredicate::UNE
+        : kind == OpKind::lt ? arith::CmpFPredicate::OLT
+        : kind == OpKind::le ? arith::CmpFPredicate::OLE
+        : kind == OpKind::gt ? arith::CmpFPredicate::OGT
+                             : arith::CmpFPredicate::OGE;
+    truth = arith::CmpFOp::create(b, loc, predicate, a, x);
+  } else {
+    arith::CmpIPredicate predicate =
+        kind == OpKind::eq   ? arith::CmpIPredicate::eq
+        : kind == OpKind::ne ? arith::CmpIPredicate::ne
+        : kind == OpKind::lt ? arith::CmpIPredicate::slt
+        : kind == OpKind::le ? arith::CmpIPredicate::sle
+        : kind == OpKind::gt ? arith::CmpIPredicate::sgt
+                             : arith::CmpIPredicate::sge;
+    truth = arith::CmpIOp::create(b, loc, predicate, a, x);
+  }
+  Type byte = IntegerType::get(b.getContext(), 8);
+  if (auto vec = dyn_cast<VectorType>(a.getType()))
+    byte = VectorType::get(vec.getShape(), byte);
+  return arith::ExtUIOp::create(b, loc, byte, truth);
+}
+
 FailureOr<Value> emitCompute(OpBuilder &b, LeafOp leaf, OpKind kind,
                              ArrayRef<Value> args, bool isBool) {
   Location loc = leaf.getLoc();
   Value a = args[0];
   Value x = args.size() > 1 ? args[1] : Value();
+  if (isComparison(kind))
+    return emitComparison(b, loc, kind, a, x);
+  if (kind == OpKind::select) {
+    // The condition is a bool byte: 0 or 1.
+    Value truth = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, a,
+                                        emitConstant(b, loc, a.getType(), 0));
+    return arith::SelectOp::create(b, loc, truth, x, args[2]).getResult();
+  }
   bool fp = isFloatLike(a.getType());
   Type type = a.getType();
   if (isBool &&
@@ -149,6 +211,8 @@ FailureOr<Value> emitCompute(OpBuilder &b, LeafOp leaf, OpKind kind,
                  .getResult();
     return arith::SelectOp::create(b, loc, positive, a, zero).getResult();
   }
+  case OpKind::sign:
+    return emitSign(b, loc, a);
   default:
     break;
   }
@@ -171,6 +235,36 @@ FailureOr<Value> emitCompute(OpBuilder &b, LeafOp leaf, OpKind kind,
         .getResult();
   case OpKind::tanh:
     return math::TanhOp::create(b, loc, a).getResult();
+  case OpKind::sin:
+    return math::SinOp::create(b, loc, a).getResult();
+  case OpKind::cos:
+    return math::CosOp::create(b, loc, a).getResult();
+  case OpKind::tan:
+    return math::TanOp::create(b, loc, a).getResult();
+  case OpKind::asin:
+    return math::AsinOp::create(b, loc, a).getResult();
+  case OpKind::acos:
+    return math::AcosOp::create(b, loc, a).getResult();
+  case OpKind::atan:
+    return math::AtanOp::create(b, loc, a).getResult();
+  case OpKind::sinh:
+    return math::SinhOp::create(b, loc, a).getResult();
+  case OpKind::cosh:
+    return math::CoshOp::create(b, loc, a).getResult();
+  case OpKind::asinh:
+    return math::AsinhOp::create(b, loc, a).getResult();
+  case OpKind::acosh:
+    return math::AcoshOp::create(b, loc, a).getResult();
+  case OpKind::atanh:
+    return math::AtanhOp::create(b, loc, a).getResult();
+  case OpKind::erf:
+    return math::ErfOp::create(b, loc, a).getResult();
+  case OpKind::floor:
+    return math::FloorOp::create(b, loc, a).getResult();
+  case OpKind::ceil:
+    return math::CeilOp::create(b, loc, a).getResult();
+  case OpKind::round:
+    return math::RoundEvenOp::create(b, loc, a).getResult();
   case OpKind::sigmoid: {
     Value one = emitConstant(b, loc, type, 1);
     Value e = math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, a));
@@ -428,33 +522,53 @@ llvm::MaybeAlign LeafEmitter::getVectorAlignment(Storage &storage,
 //===----------------------------------------------------------------------===//
 
 Value LeafEmitter::emitOperandConversion(OpBuilder &b, Location loc, Value v,
-                                         Storage &operand, BufferOp output,
+                                         Storage &operand, Type to,
                                          Type result) {
   // Without buffers (a storage the caller made up), types are storage
   // types and equal.
-  if (!operand.buffer || !output)
+  if (!operand.buffer || !to)
     return emitConvert(b, loc, v, result);
-  return emitElementConversion(b, loc, v, operand.buffer.getElementType(),
-                               output.getElementType(), result);
+  return emitElementConversion(b, loc, v, operand.buffer.getElementType(), to,
+                               result);
+}
+
+SmallVector<LeafEmitter::OperandType, 3>
+LeafEmitter::getOperandTypes(LeafOp leaf) {
+  auto irTypeOf = [&](Storage &storage) {
+    return storage.buffer ? storage.buffer.getElementType()
+                          : storage.type.getElementType();
+  };
+  Storage &out = storageOf(leaf.getArray());
+  Type compared = getComparedType(leaf, [&](StringRef array) {
+    return irTypeOf(storageOf(array));
+  });
+  SmallVector<OperandType, 3> types;
+  for (unsigned j = 0, e = leaf.getInputs().size(); j < e; ++j) {
+    Type ir = getOperandType(leaf.getKind(), j, irTypeOf(out), compared);
+    Type storage =
+        isBoolType(ir) ? IntegerType::get(ir.getContext(), 8) : ir;
+    types.push_back({out.buffer ? ir : Type(), storage});
+  }
+  return types;
 }
 
 FailureOr<Value> LeafEmitter::emitScalarOperand(OpBuilder &b, Location loc,
-                                                   Attribute input,
-                                                   BufferOp output, Type type,
-                                                   int64_t lane) {
+                                                Attribute input,
+                                                OperandType type,
+                                                int64_t lane) {
   if (auto access = dyn_cast<AccessAttr>(input)) {
     Storage &storage = storageOf(access.getArray().getValue());
     Value v = memref::LoadOp::create(
         b, loc, storage.memref,
         emitIndices(b, loc, storage, access.getIndices(), lane));
-    return emitOperandConversion(b, loc, v, storage, output, type);
+    return emitOperandConversion(b, loc, v, storage, type.ir, type.storage);
   }
   if (auto constant = dyn_cast<FloatAttr>(input))
-    return emitConstant(b, loc, type, constant.getValueAsDouble());
+    return emitConstant(b, loc, type.storage, constant.getValueAsDouble());
   if (auto index = dyn_cast<IndexValueAttr>(input)) {
     Value v = emitLinear(b, loc, *getLinearForm(index.getExpr().getResult(0)),
                          lane);
-    return emitIndexToElement(b, loc, v, type);
+    return emitIndexToElement(b, loc, v, type.storage);
   }
   return emitError(loc) << "unsupported leaf operand " << input;
 }
@@ -462,11 +576,11 @@ FailureOr<Value> LeafEmitter::emitScalarOperand(OpBuilder &b, Location loc,
 LogicalResult LeafEmitter::lowerLeaf(LeafOp leaf, OpBuilder &b) {
   Location loc = leaf.getLoc();
   Storage &out = storageOf(leaf.getArray());
-  Type type = out.type.getElementType();
   bool isBool = isBoolType(out.buffer.getElementType());
-  SmallVector<Value, 2> args;
-  for (Attribute input : leaf.getInputs()) {
-    FailureOr<Value> v = emitScalarOperand(b, loc, input, out.buffer, type);
+  SmallVector<OperandType, 3> types = getOperandTypes(leaf);
+  SmallVector<Value, 3> args;
+  for (auto [input, type] : llvm::zip_equal(leaf.getInputs(), types)) {
+    FailureOr<Value> v = emitScalarOperand(b, loc, input, type);
     if (failed(v))
       return failure();
     args.push_back(*v);
@@ -504,8 +618,10 @@ LogicalResult LeafEmitter::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
   bool isBool = isBoolType(out.buffer.getElementType());
   auto vecType = VectorType::get({laneWidth}, elem);
 
-  SmallVector<Value, 2> args;
-  for (Attribute input : leaf.getInputs()) {
+  SmallVector<OperandType, 3> types = getOperandTypes(leaf);
+  SmallVector<Value, 3> args;
+  for (auto [input, type] : llvm::zip_equal(leaf.getInputs(), types)) {
+    auto argType = VectorType::get({laneWidth}, type.storage);
     if (auto access = dyn_cast<AccessAttr>(input)) {
       Storage &storage = storageOf(access.getArray().getValue());
       AffineMap map = access.getIndices();
@@ -516,8 +632,9 @@ LogicalResult LeafEmitter::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
         Value v = memref::LoadOp::create(b, loc, storage.memref,
                                          emitIndices(b, loc, storage, map));
         args.push_back(vector::BroadcastOp::create(
-            b, loc, vecType,
-            emitOperandConversion(b, loc, v, storage, out.buffer, elem)));
+            b, loc, argType,
+            emitOperandConversion(b, loc, v, storage, type.ir,
+                                  type.storage)));
         break;
       }
       case LaneAccess::Contiguous: {
@@ -526,15 +643,14 @@ LogicalResult LeafEmitter::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
                                          /*nontemporal=*/false,
                                          getVectorAlignment(storage, map));
         args.push_back(
-            emitOperandConversion(b, loc, v, storage, out.buffer, vecType));
+            emitOperandConversion(b, loc, v, storage, type.ir, argType));
         break;
       }
       case LaneAccess::Scattered: {
         SmallVector<Value> lanes;
         for (int64_t l = 0; l < laneWidth; ++l)
-          lanes.push_back(
-              *emitScalarOperand(b, loc, input, out.buffer, elem, l));
-        args.push_back(vector::FromElementsOp::create(b, loc, vecType, lanes));
+          lanes.push_back(*emitScalarOperand(b, loc, input, type, l));
+        args.push_back(vector::FromElementsOp::create(b, loc, argType, lanes));
         break;
       }
       }
@@ -542,7 +658,7 @@ LogicalResult LeafEmitter::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
     }
     if (auto constant = dyn_cast<FloatAttr>(input)) {
       args.push_back(
-          emitConstant(b, loc, vecType, constant.getValueAsDouble()));
+          emitConstant(b, loc, argType, constant.getValueAsDouble()));
       continue;
     }
     if (auto index = dyn_cast<IndexValueAttr>(input)) {
@@ -559,7 +675,7 @@ LogicalResult LeafEmitter::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {
               b, loc, indexVec,
               SplatElementsAttr::get(indexVec, b.getIndexAttr(c))));
       Value v = arith::AddIOp::create(b, loc, base, scaled);
-      args.push_back(emitIndexToElement(b, loc, v, elem));
+      args.push_back(emitIndexToElement(b, loc, v, type.storage));
       continue;
     }
     return leaf.emitOpError("unsupported operand ") << input;

@@ -93,19 +93,24 @@ private:
   /// `baseAlignment` and the access's offsets; none when unknown.
   llvm::MaybeAlign getVectorAlignment(Storage &storage, mlir::AffineMap map);
   mlir::LogicalResult lowerVectorLeaf(dojo::LeafOp leaf, mlir::OpBuilder &b);
-  /// The value of operand `input` of a leaf writing `output`, in the
-  /// leaf's storage type `type` (scalar mode).
+  /// The type each operand of `leaf` computes in (ElementTypes.h
+  /// getOperandType): its IR type (null where the storages have no
+  /// buffers) and the scalar type that holds it (bool: a byte).
+  struct OperandType {
+    mlir::Type ir, storage;
+  };
+  llvm::SmallVector<OperandType, 3> getOperandTypes(dojo::LeafOp leaf);
+  /// The value of operand `input` as a scalar of type `type` (scalar mode).
   mlir::FailureOr<mlir::Value> emitScalarOperand(mlir::OpBuilder &b,
                                                  mlir::Location loc,
                                                  mlir::Attribute input,
-                                                 dojo::BufferOp output,
-                                                 mlir::Type type,
+                                                 OperandType type,
                                                  int64_t lane = 0);
-  /// `v`, loaded from `operand`, as a value of type `result` of a leaf
-  /// writing `output`: the IR's conversion where their types differ.
+  /// `v`, loaded from `operand`, as a value of type `result` holding an
+  /// IR value of type `to`: the IR's conversion where the types differ.
   mlir::Value emitOperandConversion(mlir::OpBuilder &b, mlir::Location loc,
                                     mlir::Value v, Storage &operand,
-                                    dojo::BufferOp output, mlir::Type result);
+                                    mlir::Type to, mlir::Type result);
 
   /// Depth and width of the enclosing `:v` scope, if any.
   std::optional<unsigned> laneDepth;

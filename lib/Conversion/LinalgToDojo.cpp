@@ -59,6 +59,21 @@ std::optional<OpKind> getLeafKind(Operation *op) {
       .Case<math::SqrtOp>([](auto) { return OpKind::sqrt; })
       .Case<math::RsqrtOp>([](auto) { return OpKind::rsqrt; })
       .Case<math::TanhOp>([](auto) { return OpKind::tanh; })
+      .Case<math::SinOp>([](auto) { return OpKind::sin; })
+      .Case<math::CosOp>([](auto) { return OpKind::cos; })
+      .Case<math::TanOp>([](auto) { return OpKind::tan; })
+      .Case<math::AsinOp>([](auto) { return OpKind::asin; })
+      .Case<math::AcosOp>([](auto) { return OpKind::acos; })
+      .Case<math::AtanOp>([](auto) { return OpKind::atan; })
+      .Case<math::SinhOp>([](auto) { return OpKind::sinh; })
+      .Case<math::CoshOp>([](auto) { return OpKind::cosh; })
+      .Case<math::AsinhOp>([](auto) { return OpKind::asinh; })
+      .Case<math::AcoshOp>([](auto) { return OpKind::acosh; })
+      .Case<math::AtanhOp>([](auto) { return OpKind::atanh; })
+      .Case<math::ErfOp>([](auto) { return OpKind::erf; })
+      .Case<math::FloorOp>([](auto) { return OpKind::floor; })
+      .Case<math::CeilOp>([](auto) { return OpKind::ceil; })
+      .Case<math::RoundEvenOp>([](auto) { return OpKind::round; })
       .Default([](Operation *) { return std::nullopt; });
 }
 

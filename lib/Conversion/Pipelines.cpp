@@ -35,9 +35,11 @@ void perfdojo::buildDojoToLLVMPipeline(OpPassManager &pm,
   // alloca scopes that the control-flow lowering cannot see through.
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  // Math before vectors: libm calls of `:v` operations (tan, sinh, ...)
+  // take their lanes apart with vector ops.
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   // Functions before OpenMP: the OpenMP conversion also rewrites function
   // signatures, with full memref descriptors instead of the bare pointers

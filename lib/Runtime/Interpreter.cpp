@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Runtime/Interpreter.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 #include "perfdojo/Runtime/ElementConversion.h"
@@ -120,9 +121,12 @@ template <typename I> I truncDiv(I a, I b) {
   return static_cast<I>(a / b);
 }
 
-constexpr bool isFloatFunction(OpKind k) {
-  return k == OpKind::exp || k == OpKind::log || k == OpKind::sqrt ||
-         k == OpKind::rsqrt || k == OpKind::tanh || k == OpKind::sigmoid;
+/// The integer operations: what `compute` has integer code for.
+constexpr bool hasIntegerCode(OpKind k) {
+  return k == OpKind::copy || k == OpKind::add || k == OpKind::sub ||
+         k == OpKind::mul || k == OpKind::div || k == OpKind::max ||
+         k == OpKind::min || k == OpKind::neg || k == OpKind::abs ||
+         k == OpKind::relu || k == OpKind::sign;
 }
 
 /// Whether the interpreter has code for `K` in `Tr`. What a kernel may ask
@@ -133,7 +137,7 @@ template <typename Tr, OpKind K> constexpr bool hasCode() {
     return K == OpKind::copy || K == OpKind::mul || K == OpKind::max ||
            K == OpKind::min;
   else if constexpr (!Tr::isFloat)
-    return !isFloatFunction(K);
+    return hasIntegerCode(K);
   else
     return true;
 }
@@ -171,6 +175,8 @@ inline typename Tr::Value compute(typename Tr::Value a, typename Tr::Value b) {
       return a < 0 ? wrapSub(V(0), a) : a;
     case OpKind::relu:
       return a > V(0) ? a : V(0);
+    case OpKind::sign:
+      return a > V(0) ? V(1) : a < V(0) ? V(-1) : V(0);
     default:
       return a;
     }
@@ -210,8 +216,44 @@ inline typename Tr::Value compute(typename Tr::Value a, typename Tr::Value b) {
       return V(1) / Tr::round(V(1) + Tr::round(std::exp(-a)));
     case OpKind::relu:
       return a > V(0) ? a : V(0);
+    case OpKind::sin:
+      return std::sin(a);
+    case OpKind::cos:
+      return std::cos(a);
+    case OpKind::tan:
+      return std::tan(a);
+    case OpKind::asin:
+      return std::asin(a);
+    case OpKind::acos:
+      return std::acos(a);
+    case OpKind::atan:
+      return std::atan(a);
+    case OpKind::sinh:
+      return std::sinh(a);
+    case OpKind::cosh:
+      return std::cosh(a);
+    case OpKind::asinh:
+      return std::asinh(a);
+    case OpKind::acosh:
+      return std::acosh(a);
+    case OpKind::atanh:
+      return std::atanh(a);
+    case OpKind::erf:
+      return std::erf(a);
+    case OpKind::floor:
+      return std::floor(a);
+    case OpKind::ceil:
+      return std::ceil(a);
+    case OpKind::round:
+      // Halves to even: the default rounding mode, as llvm.roundeven.
+      return std::nearbyint(a);
+    case OpKind::sign:
+      // -0, +0 and NaN are their own sign.
+      return a > V(0) ? V(1) : a < V(0) ? V(-1) : a;
+    default:
+      // Comparisons and select run as mixed leaves (computeMixed).
+      return a;
     }
-    return a;
   }
 }
 
@@ -322,7 +364,26 @@ template <typename Tr> LoopFn selectLoop(OpKind k, ReduceKind r) {
     PERFDOJO_OP_CASE(tanh)
     PERFDOJO_OP_CASE(sigmoid)
     PERFDOJO_OP_CASE(relu)
+    PERFDOJO_OP_CASE(sin)
+    PERFDOJO_OP_CASE(cos)
+    PERFDOJO_OP_CASE(tan)
+    PERFDOJO_OP_CASE(asin)
+    PERFDOJO_OP_CASE(acos)
+    PERFDOJO_OP_CASE(atan)
+    PERFDOJO_OP_CASE(sinh)
+    PERFDOJO_OP_CASE(cosh)
+    PERFDOJO_OP_CASE(asinh)
+    PERFDOJO_OP_CASE(acosh)
+    PERFDOJO_OP_CASE(atanh)
+    PERFDOJO_OP_CASE(erf)
+    PERFDOJO_OP_CASE(floor)
+    PERFDOJO_OP_CASE(ceil)
+    PERFDOJO_OP_CASE(round)
+    PERFDOJO_OP_CASE(sign)
 #undef PERFDOJO_OP_CASE
+  default:
+    // Comparisons and select run as mixed leaves (computeMixed).
+    break;
   }
   return nullptr;
 }
@@ -373,33 +434,42 @@ struct Access {
   SmallVector<int64_t, 8> strides;
 };
 
+constexpr unsigned kMaxOperands = 3;
+
 struct Operand {
   enum Kind { Memory, Constant, Index } kind = Memory;
   Access access;                    // Memory
   alignas(8) char constant[8] = {}; // Constant, stored in the leaf's type
+  ElementValue value;               // Constant, for a mixed leaf
   LinearForm index;                 // Index
 };
 
-/// A conversion statement (ElementTypes.h isConversionStatement) whose
-/// operand has another type than its output: converted element by element
-/// (ElementConversion.h) instead of by a typed loop. The declared types
-/// give the conversion; the slot types (f64 in reference mode) the
-/// storage. In reference mode a float operand is first rounded to its
-/// declared type, so the conversion sees the value the kernel would.
-struct Conversion {
-  ScalarType fromSlot, fromDeclared, toDeclared;
+/// A leaf whose operands have other types than its output, run element by
+/// element (ElementConversion.h) instead of by a typed loop: a conversion
+/// between types (ElementTypes.h isConversionStatement), a comparison, a
+/// select. Each operand is loaded from its slot (f64 for floats in
+/// reference mode) and brought to `operandType`: a conversion's and a
+/// comparison's operands to their declared type, so in reference mode
+/// they see the value the kernel would; select's condition to bool, its
+/// values to the output's slot type.
+struct MixedLeaf {
+  OpKind kind = OpKind::copy;
+  ScalarType slot[kMaxOperands] = {};
+  ScalarType operandType[kMaxOperands] = {};
+  /// A conversion's target, the output's declared type.
+  ScalarType toDeclared = ScalarType::f64;
 };
 
 struct Leaf {
   ScalarType type;
   const TypeCode *code = nullptr;
   Access out;
-  SmallVector<Operand, 2> operands;
-  /// Bytes of an element of each operand (the output's, but for a
-  /// conversion's operand).
-  int64_t operandBytes[2] = {0, 0};
+  SmallVector<Operand, kMaxOperands> operands;
+  /// Bytes of an element of each operand (the output's, but for a mixed
+  /// leaf's arrays of other types).
+  int64_t operandBytes[kMaxOperands] = {0, 0, 0};
   LoopFn fn = nullptr;
-  std::optional<Conversion> conversion;
+  std::optional<MixedLeaf> mixed;
 };
 
 struct Node {
@@ -413,9 +483,10 @@ struct PreparedLeaf {
   const Leaf *leaf = nullptr;
   char *out = nullptr;
   int64_t outStep = 0;
-  const void *ptr[2] = {nullptr, nullptr};
-  int64_t step[2] = {0, 0};
-  int64_t indexBase[2] = {0, 0}, indexStep[2] = {0, 0};
+  const void *ptr[kMaxOperands] = {nullptr, nullptr, nullptr};
+  int64_t step[kMaxOperands] = {0, 0, 0};
+  int64_t indexBase[kMaxOperands] = {0, 0, 0};
+  int64_t indexStep[kMaxOperands] = {0, 0, 0};
 };
 
 /// Storage of one declared buffer: an argument slot or internal scratch.
@@ -447,6 +518,8 @@ private:
   PreparedLeaf prepare(const Leaf &leaf, int loopDepth);
   /// Runs iterations [first, first + n) of a prepared leaf.
   void execute(const PreparedLeaf &p, int64_t first, int64_t n);
+  /// The same for a mixed leaf, element by element.
+  void executeMixed(const PreparedLeaf &p, int64_t first, int64_t n);
   char *address(const Access &a, size_t elementSize);
 
   std::vector<BufferSlot> slots;
@@ -533,32 +606,59 @@ FailureOr<Node> CompiledKernel::compileNode(Operation *op,
   leaf.out = compileAccess(leafOp.getArray(), leafOp.getIndices(), depth);
   leaf.type = slots[leaf.out.buffer].type;
   leaf.code = &getTypeCode(leaf.type);
-  for (Attribute input : leafOp.getInputs()) {
+  const BufferSlot &to = slots[leaf.out.buffer];
+  OpKind kind = leafOp.getKind();
+  // The types the statement computes its operands in (ElementTypes.h).
+  KernelOp kernel = leafOp->getParentOfType<KernelOp>();
+  auto elementTypeOf = [&](StringRef array) {
+    return kernel.lookupArray(array).getElementType();
+  };
+  Type compared = getComparedType(leafOp, elementTypeOf);
+  Type outType = kernel.lookupArray(leafOp.getArray()).getElementType();
+  MixedLeaf mixed;
+  mixed.kind = kind;
+  mixed.toDeclared = to.declared;
+  bool isMixed = compared || kind == OpKind::select;
+  for (auto [j, input] : llvm::enumerate(leafOp.getInputs())) {
     Operand operand;
-    leaf.operandBytes[leaf.operands.size()] = leaf.code->bytes;
+    leaf.operandBytes[j] = leaf.code->bytes;
+    ScalarType operandType =
+        *getScalarType(getOperandType(kind, j, outType, compared));
+    // Select's values keep the output's slot type (f64 in reference mode).
+    mixed.operandType[j] =
+        kind == OpKind::select && j > 0 ? to.type : operandType;
+    mixed.slot[j] = mixed.operandType[j];
     if (auto access = dyn_cast<AccessAttr>(input)) {
       operand.kind = Operand::Memory;
       operand.access = compileAccess(access.getArray().getValue(),
                                      access.getIndices(), depth);
       const BufferSlot &from = slots[operand.access.buffer];
-      const BufferSlot &to = slots[leaf.out.buffer];
-      if (from.declared != to.declared) {
-        leaf.conversion = Conversion{from.type, from.declared, to.declared};
-        leaf.operandBytes[leaf.operands.size()] = getScalarBytes(from.type);
+      mixed.slot[j] = from.type;
+      if (isConversionStatement(kind, leafOp.getReduce()) &&
+          from.declared != to.declared) {
+        isMixed = true;
+        mixed.operandType[j] = from.declared;
       }
+      leaf.operandBytes[j] = getScalarBytes(from.type);
     } else if (auto index = dyn_cast<IndexValueAttr>(input)) {
       operand.kind = Operand::Index;
       operand.index = *getLinearForm(index.getExpr().getResult(0));
     } else {
       operand.kind = Operand::Constant;
-      leaf.code->storeConstant(operand.constant,
-                               cast<FloatAttr>(input).getValueAsDouble());
+      double value = cast<FloatAttr>(input).getValueAsDouble();
+      leaf.code->storeConstant(operand.constant, value);
+      operand.value =
+          isFloatScalarType(mixed.operandType[j])
+              ? ElementValue{false, 0, value}
+              : ElementValue{true, static_cast<int64_t>(value), 0};
     }
     leaf.operands.push_back(std::move(operand));
   }
-  if (!leaf.conversion)
-    leaf.fn = leaf.code->select(leafOp.getKind(), leafOp.getReduce());
-  if (!leaf.fn && !leaf.conversion)
+  if (isMixed)
+    leaf.mixed = mixed;
+  else
+    leaf.fn = leaf.code->select(kind, leafOp.getReduce());
+  if (!leaf.fn && !leaf.mixed)
     return leafOp.emitOpError("the interpreter has no ")
            << stringifyScalarType(leaf.type) << " code for this statement";
   int64_t points = 1;
@@ -628,9 +728,79 @@ PreparedLeaf CompiledKernel::prepare(const Leaf &leaf, int loopDepth) {
   return p;
 }
 
+/// What a mixed leaf computes from its operands, each already of its
+/// MixedLeaf::operandType.
+ElementValue computeMixed(const MixedLeaf &m, const ElementValue *v) {
+  auto truth = [](bool b) { return ElementValue{true, b, 0}; };
+  switch (m.kind) {
+  case OpKind::select:
+    return v[0].integer ? v[1] : v[2];
+  case OpKind::eq:
+  case OpKind::ne:
+  case OpKind::lt:
+  case OpKind::le:
+  case OpKind::gt:
+  case OpKind::ge:
+    // Both operands have the compared type: both integers or both floats
+    // (IEEE: NaN is unordered, so only ne holds for it).
+    if (v[0].isInteger) {
+      int64_t a = v[0].integer, b = v[1].integer;
+      return truth(m.kind == OpKind::eq   ? a == b
+                   : m.kind == OpKind::ne ? a != b
+                   : m.kind == OpKind::lt ? a < b
+                   : m.kind == OpKind::le ? a <= b
+                   : m.kind == OpKind::gt ? a > b
+                                          : a >= b);
+    } else {
+      double a = v[0].real, b = v[1].real;
+      return truth(m.kind == OpKind::eq   ? a == b
+                   : m.kind == OpKind::ne ? a != b
+                   : m.kind == OpKind::lt ? a < b
+                   : m.kind == OpKind::le ? a <= b
+                   : m.kind == OpKind::gt ? a > b
+                                          : a >= b);
+    }
+  default:
+    // A conversion: to the output's declared type.
+    return convertElement(v[0], m.toDeclared);
+  }
+}
+
+void CompiledKernel::executeMixed(const PreparedLeaf &p, int64_t first,
+                                  int64_t n) {
+  const Leaf &leaf = *p.leaf;
+  const MixedLeaf &m = *leaf.mixed;
+  int64_t elementSize = leaf.code->bytes;
+  char *out = p.out + first * p.outStep * elementSize;
+  ElementValue v[kMaxOperands];
+  for (int64_t i = 0; i < n; ++i) {
+    for (auto [j, operand] : llvm::enumerate(leaf.operands)) {
+      switch (operand.kind) {
+      case Operand::Memory:
+        v[j] = loadElement(m.slot[j], static_cast<const char *>(p.ptr[j]) +
+                                          (first + i) * p.step[j] *
+                                              leaf.operandBytes[j]);
+        break;
+      case Operand::Constant:
+        v[j] = operand.value;
+        break;
+      case Operand::Index:
+        v[j] = ElementValue{true, p.indexBase[j] + p.indexStep[j] * (first + i),
+                            0};
+        break;
+      }
+      v[j] = convertElement(v[j], m.operandType[j]);
+    }
+    storeElement(leaf.type, out + i * p.outStep * elementSize,
+                 convertElement(computeMixed(m, v), leaf.type));
+  }
+}
+
 void CompiledKernel::execute(const PreparedLeaf &p, int64_t first,
                              int64_t n) {
   const Leaf &leaf = *p.leaf;
+  if (leaf.mixed)
+    return executeMixed(p, first, n);
   int64_t elementSize = leaf.code->bytes;
   const void *ptr[2];
   int64_t stride[2] = {0, 0};
@@ -650,18 +820,6 @@ void CompiledKernel::execute(const PreparedLeaf &p, int64_t first,
     stride[j] = 1;
   }
   char *out = p.out + first * p.outStep * elementSize;
-  if (leaf.conversion) {
-    const Conversion &c = *leaf.conversion;
-    const char *in = static_cast<const char *>(ptr[0]);
-    for (int64_t i = 0; i < n; ++i) {
-      ElementValue v = loadElement(c.fromSlot, in + i * stride[0] *
-                                                       leaf.operandBytes[0]);
-      v = convertElement(convertElement(v, c.fromDeclared), c.toDeclared);
-      storeElement(leaf.type, out + i * p.outStep * elementSize,
-                   convertElement(v, leaf.type));
-    }
-    return;
-  }
   leaf.fn(out, p.outStep, ptr[0],
           stride[0], leaf.operands.size() > 1 ? ptr[1] : nullptr, stride[1],
           n);

@@ -34,7 +34,7 @@ namespace {
 constexpr unsigned kModeSlots = 12;
 constexpr unsigned kLocationSlots = 8;
 constexpr unsigned kRoleSlots = 4;
-constexpr unsigned kOpSlots = 20;
+constexpr unsigned kOpSlots = 48;
 constexpr unsigned kReduceSlots = 8;
 static_assert(getMaxEnumValForMode() < kModeSlots);
 static_assert(getMaxEnumValForBufferLocation() < kLocationSlots);

@@ -623,10 +623,13 @@ KernelBuilder::genStatement(Type type, ReduceKind reduce,
   // no transcendentals on integers, the logical ones on bool. Integers
   // divide by positive values only (constants, index values, inputs that
   // fillInputs keeps positive), so no run divides by 0.
+  // Comparisons and selects, whose operands have other types than their
+  // output, are not generated yet.
   SmallVector<OpKind, 16> kinds;
   for (unsigned i = 0; i <= dojo::getMaxEnumValForOpKind(); ++i)
     if (std::optional<OpKind> k = dojo::symbolizeOpKind(i))
-      if (!findOperationTypeViolation(*k, reduce, type))
+      if (!findOperationTypeViolation(*k, reduce, type) &&
+          !isComparison(*k) && *k != OpKind::select)
         kinds.push_back(*k);
   if (kinds.empty())
     return std::nullopt;

@@ -77,6 +77,66 @@ std::optional<Range> kernelgen::applyRange(OpKind kind, ArrayRef<Range> args,
     return monotone([](double x) { return std::tanh(x); });
   case OpKind::sigmoid:
     return monotone([](double x) { return 1 / (1 + std::exp(-x)); });
+  case OpKind::sin:
+  case OpKind::cos:
+    return Range{-1, 1};
+  case OpKind::tan:
+    // One branch, away from the poles at +-pi/2.
+    if (args[0].lo < -1.4 || args[0].hi > 1.4)
+      return std::nullopt;
+    return monotone([](double x) { return std::tan(x); });
+  case OpKind::asin:
+  case OpKind::acos:
+    if (args[0].lo < -1 || args[0].hi > 1)
+      return std::nullopt;
+    return kind == OpKind::asin
+               ? monotone([](double x) { return std::asin(x); })
+               : Range{std::acos(args[0].hi), std::acos(args[0].lo)};
+  case OpKind::atan:
+    return monotone([](double x) { return std::atan(x); });
+  case OpKind::sinh:
+  case OpKind::cosh: {
+    double m = std::max(std::abs(args[0].lo), std::abs(args[0].hi));
+    if (m > 30)
+      return std::nullopt;
+    if (kind == OpKind::sinh)
+      return monotone([](double x) { return std::sinh(x); });
+    double inner = args[0].lo <= 0 && args[0].hi >= 0
+                       ? 0
+                       : std::min(std::abs(args[0].lo), std::abs(args[0].hi));
+    return Range{std::cosh(inner), std::cosh(m)};
+  }
+  case OpKind::asinh:
+    return monotone([](double x) { return std::asinh(x); });
+  case OpKind::acosh:
+    if (args[0].lo < 1)
+      return std::nullopt;
+    return monotone([](double x) { return std::acosh(x); });
+  case OpKind::atanh:
+    if (args[0].lo < -0.99 || args[0].hi > 0.99)
+      return std::nullopt;
+    return monotone([](double x) { return std::atanh(x); });
+  case OpKind::erf:
+    return monotone([](double x) { return std::erf(x); });
+  case OpKind::floor:
+    return monotone([](double x) { return std::floor(x); });
+  case OpKind::ceil:
+    return monotone([](double x) { return std::ceil(x); });
+  case OpKind::round:
+    return monotone([](double x) { return std::nearbyint(x); });
+  case OpKind::sign:
+    return Range{args[0].lo < 0 ? -1.0 : args[0].lo > 0 ? 1.0 : 0.0,
+                 args[0].hi > 0 ? 1.0 : args[0].hi < 0 ? -1.0 : 0.0};
+  case OpKind::eq:
+  case OpKind::ne:
+  case OpKind::lt:
+  case OpKind::le:
+  case OpKind::gt:
+  case OpKind::ge:
+    return Range{0, 1};
+  case OpKind::select:
+    return Range{std::min(args[1].lo, args[2].lo),
+                 std::max(args[1].hi, args[2].hi)};
   }
   return std::nullopt;
 }
@@ -129,6 +189,44 @@ std::optional<double> kernelgen::propagateError(OpKind kind, ArrayRef<Range> arg
     return errors[0] / 2 + kApproximation;
   case OpKind::tanh:
     return errors[0] + kApproximation;
+  case OpKind::sin:
+  case OpKind::cos:
+  case OpKind::tan:
+  case OpKind::asin:
+  case OpKind::acos:
+  case OpKind::atan:
+  case OpKind::sinh:
+  case OpKind::cosh:
+  case OpKind::asinh:
+  case OpKind::acosh:
+  case OpKind::atanh:
+  case OpKind::erf:
+    // Near their zeros and poles these amplify relative errors without
+    // bound: only exact operands get a bound.
+    if (errors[0] != 0)
+      return std::nullopt;
+    return kApproximation;
+  case OpKind::floor:
+  case OpKind::ceil:
+  case OpKind::round:
+  case OpKind::sign:
+    // Steps: exact on exact operands, anything on rounded ones.
+    if (errors[0] != 0)
+      return std::nullopt;
+    return 0.0;
+  case OpKind::eq:
+  case OpKind::ne:
+  case OpKind::lt:
+  case OpKind::le:
+  case OpKind::gt:
+  case OpKind::ge:
+    if (errors[0] != 0 || errors[1] != 0)
+      return std::nullopt;
+    return 0.0;
+  case OpKind::select:
+    if (errors[0] != 0)
+      return std::nullopt;
+    return std::max(errors[1], errors[2]);
   }
   return std::nullopt;
 }

@@ -49,6 +49,14 @@ struct StreamPattern {
 StreamPattern getStreamPattern(dojo::LeafOp leaf, unsigned position,
                                unsigned startDepth);
 
+/// Whether the Snitch lowering computes `kind` with FP instructions alone
+/// (copy, + - * /, min, max, neg, abs, sqrt, rsqrt, relu): what an `:f`
+/// scope can repeat.
+bool isSnitchFpInstruction(dojo::OpKind kind);
+/// Whether the Snitch lowering computes `kind` at all: the FP instructions,
+/// and exp and sigmoid, for which it emits a polynomial.
+bool hasSnitchLowering(dojo::OpKind kind);
+
 /// The FP instructions the Snitch lowering emits for `leaf` when every
 /// operand is in a register or a stream: 1, or 2 for rsqrt (sqrt, divide)
 /// and for a reduction that is not a multiply-add or a plain combine.

@@ -27,6 +27,13 @@ namespace perfdojo {
 /// What `dojo-approximate-math` does, on the operations below `root` only.
 mlir::LogicalResult approximateMath(mlir::Operation *root);
 
+/// Whether `dojo-approximate-math` replaces the f32 function `kind` (a
+/// transcendental, ElementTypes.h) by a polynomial: exp, log, tanh,
+/// sigmoid (through exp), asin, acos and erf, the upstream approximations
+/// within a few ulps. The others stay libm calls on CPUs and have no GPU
+/// implementation.
+bool hasPolynomialApproximation(dojo::OpKind kind);
+
 /// The attributes by which `convert-linalg-to-dojo` marks what
 /// `dojo-outline-kernels` replaces: the kernel an op is converted to, the
 /// operands its argument buffers stand for (in declaration order), and the

@@ -6,10 +6,10 @@
 // log2(1 + x), so values stay within about 0..64 whatever the kernel's
 // size. docs/search.md, "Program features", describes the vector.
 //
-// Blocks, in order, 377 entries in all (getProgramFeatureNames() names
+// Blocks, in order, 405 entries in all (getProgramFeatureNames() names
 // every entry):
 //
-//   1. Structure of the scope tree (121 entries):
+//   1. Structure of the scope tree (149 entries):
 //      - scopes, leaves, buffers; max and mean leaf depth;
 //      - scope extents in 16 log2 buckets (2^0 .. 2^15 and above);
 //      - per scope mode (12 slots, one per dojo::Mode value, the rest
@@ -20,8 +20,9 @@
 //        buffers and their allocated bytes; buffers per role (4 slots);
 //        non-materialized and padded dimensions, buffers of shared arrays;
 //      - work of WorkCounts.h: leaf evaluations, flops, compulsory bytes;
-//      - leaves per operation (20 slots, one per dojo::OpKind) and per
-//        reduction (8 slots, one per dojo::ReduceKind), leaves that reduce,
+//      - leaves per operation (48 slots, one per dojo::OpKind, the rest
+//        reserved) and per reduction (8 slots, one per dojo::ReduceKind),
+//        leaves that reduce,
 //        leaves of a transcendental function; constant and index-value
 //        operands, stream marks;
 //      - the stride of every access along its leaf's innermost scope
@@ -53,7 +54,7 @@ namespace perfdojo {
 
 /// Bumped whenever the meaning or layout of the vector changes (saved
 /// models record it).
-constexpr int64_t kProgramFeatureVersion = 1;
+constexpr int64_t kProgramFeatureVersion = 2;
 
 /// Length of every feature vector (fixed, independent of the kernel).
 size_t getProgramFeatureSize();

@@ -136,6 +136,12 @@ void lowerNode(GraphBuilder &builder, const Node &node);
 /// `node` is none of them.
 bool lowerShapeNode(GraphBuilder &builder, const Node &node);
 
+/// Comparisons (Equal, Less, ...), logic (Not, And, Or, Xor, IsNaN,
+/// IsInf), Where and the piecewise activations LeakyRelu, PRelu,
+/// ThresholdedRelu and Shrink (OnnxLogicalOperators.cpp). False when
+/// `node` is none of them.
+bool lowerLogicalNode(GraphBuilder &builder, const Node &node);
+
 /// Convolution, pooling, normalization, Clip and Pow
 /// (OnnxNetworkOperators.cpp). False when `node` is none of them.
 bool lowerNetworkNode(GraphBuilder &builder, const Node &node);

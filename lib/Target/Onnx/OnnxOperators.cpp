@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GraphBuilder.h"
+#include "Elementwise.h"
 
 #include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 
@@ -20,12 +20,12 @@ using namespace perfdojo;
 using namespace perfdojo::dojo;
 using namespace perfdojo::onnx;
 
-namespace {
+//===----------------------------------------------------------------------===//
+// Elementwise (Elementwise.h)
+//===----------------------------------------------------------------------===//
 
-
-/// The numpy broadcast of two shapes; nullopt when they do not broadcast.
-std::optional<SmallVector<int64_t, 4>> broadcast(ArrayRef<int64_t> a,
-                                                 ArrayRef<int64_t> b) {
+std::optional<SmallVector<int64_t, 4>> onnx::broadcast(ArrayRef<int64_t> a,
+                                                       ArrayRef<int64_t> b) {
   SmallVector<int64_t, 4> out(std::max(a.size(), b.size()), 1);
   for (size_t i = 0; i < out.size(); ++i) {
     int64_t x = i < out.size() - a.size() ? 1 : a[i - (out.size() - a.size())];
@@ -37,10 +37,8 @@ std::optional<SmallVector<int64_t, 4>> broadcast(ArrayRef<int64_t> a,
   return out;
 }
 
-/// Where `value` is read for the output element at `outIndex` (the output
-/// of the broadcast shape): trailing dimensions aligned, size-1 ones fixed.
-Index broadcastIndex(const GraphValue &value, ArrayRef<AffineExpr> outIndex,
-                     MLIRContext *ctx) {
+Index onnx::broadcastIndex(const GraphValue &value,
+                           ArrayRef<AffineExpr> outIndex, MLIRContext *ctx) {
   Index index;
   size_t offset = outIndex.size() - value.rank();
   for (unsigned d = 0; d < value.rank(); ++d)
@@ -49,32 +47,12 @@ Index broadcastIndex(const GraphValue &value, ArrayRef<AffineExpr> outIndex,
   return index;
 }
 
-//===----------------------------------------------------------------------===//
-// Elementwise
-//===----------------------------------------------------------------------===//
-
-/// One step of an elementwise chain: `kind` over operands, each a value
-/// (broadcast), the previous step's result (`prev`), or a constant.
-struct Operand {
-  const GraphValue *value = nullptr;
-  bool prev = false;
-  double constant = 0;
-  static Operand of(const GraphValue *v) { return {v, false, 0}; }
-  static Operand previous() { return {nullptr, true, 0}; }
-  static Operand number(double c) { return {nullptr, false, c}; }
-};
-struct Step {
-  OpKind kind;
-  SmallVector<Operand, 2> operands;
-};
-
-/// Writes `steps` into `out` elementwise over its shape: each step's
-/// result replaces `out`'s element (steps after the first read it back).
-void emitChain(GraphBuilder &g, const GraphValue &out, ArrayRef<Step> steps) {
+void onnx::emitChain(GraphBuilder &g, const GraphValue &out,
+                     ArrayRef<Step> steps) {
   g.emitNest(out.shape, [&](Nest &nest) {
     Index index = nest.vars(out.rank());
     for (const Step &step : steps) {
-      SmallVector<Attribute, 2> inputs;
+      SmallVector<Attribute, 3> inputs;
       for (const Operand &operand : step.operands) {
         if (operand.value)
           inputs.push_back(nest.read(
@@ -89,6 +67,8 @@ void emitChain(GraphBuilder &g, const GraphValue &out, ArrayRef<Step> steps) {
   });
 }
 
+namespace {
+
 /// Checks that `type` can take `kind` (a transcendental needs a float).
 bool checkKind(GraphBuilder &g, const Node &node, OpKind kind, Type type) {
   if (std::optional<std::string> bad =
@@ -97,6 +77,28 @@ bool checkKind(GraphBuilder &g, const Node &node, OpKind kind, Type type) {
     return false;
   }
   return true;
+}
+
+/// The ONNX operators that are one function of the IR each.
+std::optional<OpKind> getElementwiseFunction(StringRef op) {
+  return llvm::StringSwitch<std::optional<OpKind>>(op)
+      .Case("Sin", OpKind::sin)
+      .Case("Cos", OpKind::cos)
+      .Case("Tan", OpKind::tan)
+      .Case("Asin", OpKind::asin)
+      .Case("Acos", OpKind::acos)
+      .Case("Atan", OpKind::atan)
+      .Case("Sinh", OpKind::sinh)
+      .Case("Cosh", OpKind::cosh)
+      .Case("Asinh", OpKind::asinh)
+      .Case("Acosh", OpKind::acosh)
+      .Case("Atanh", OpKind::atanh)
+      .Case("Erf", OpKind::erf)
+      .Case("Floor", OpKind::floor)
+      .Case("Ceil", OpKind::ceil)
+      .Case("Round", OpKind::round)
+      .Case("Sign", OpKind::sign)
+      .Default(std::nullopt);
 }
 
 void lowerUnary(GraphBuilder &g, const Node &node) {
@@ -117,6 +119,8 @@ void lowerUnary(GraphBuilder &g, const Node &node) {
   else if (op == "Tanh") steps = {{OpKind::tanh, {in}}};
   else if (op == "Sigmoid") steps = {{OpKind::sigmoid, {in}}};
   else if (op == "Relu") steps = {{OpKind::relu, {in}}};
+  else if (std::optional<OpKind> f = getElementwiseFunction(op))
+    steps = {{*f, {in}}};
   else if (op == "Reciprocal") steps = {{OpKind::div, {c(1), in}}};
   else if (op == "Identity") steps = {{OpKind::copy, {in}}};
   else if (op == "Softplus")
@@ -125,31 +129,45 @@ void lowerUnary(GraphBuilder &g, const Node &node) {
   else if (op == "Softsign")
     steps = {{OpKind::abs, {in}}, {OpKind::add, {prev, c(1)}},
              {OpKind::div, {in, prev}}};
-  else if (op == "LeakyRelu") {
-    // x if x >= 0 else alpha * x: max(x, alpha * x) for 0 <= alpha <= 1.
-    double alpha = node.getFloat("alpha", 0.01);
-    if (alpha < 0 || alpha > 1)
-      return g.unsupported("LeakyRelu with alpha " + std::to_string(alpha) +
-                           " outside [0, 1] needs a select");
-    steps = {{OpKind::mul, {in, c(alpha)}}, {OpKind::max, {in, prev}}};
-  } else if (op == "HardSigmoid") {
+  else if (op == "HardSigmoid") {
     double alpha = node.getFloat("alpha", 0.2), beta = node.getFloat("beta", 0.5);
     steps = {{OpKind::mul, {in, c(alpha)}}, {OpKind::add, {prev, c(beta)}},
              {OpKind::min, {prev, c(1)}}, {OpKind::max, {prev, c(0)}}};
-  } else if (op == "Elu" || op == "Selu") {
-    // alpha * (exp(x) - 1) for x <= 0, x otherwise, as
-    // max(x, 0) + min(alpha * (exp(x) - 1), 0) (exact for alpha >= 0).
-    double alpha = node.getFloat("alpha", op == "Elu" ? 1.0 : 1.67326319217681884765625);
-    double gamma = node.getFloat("gamma", 1.05070102214813232421875);
-    if (alpha < 0)
-      return g.unsupported(op + " with a negative alpha needs a select");
+  } else if (op == "HardSwish") {
+    // x * max(0, min(1, x / 6 + 1/2)), the specification's formula.
+    steps = {{OpKind::div, {in, c(6)}}, {OpKind::add, {prev, c(0.5)}},
+             {OpKind::min, {prev, c(1)}}, {OpKind::max, {prev, c(0)}},
+             {OpKind::mul, {in, prev}}};
+  } else if (op == "Celu") {
+    // max(0, x) + min(0, alpha * (exp(x / alpha) - 1)), the specification's
+    // formula.
+    double alpha = node.getFloat("alpha", 1.0);
+    if (alpha == 0)
+      return g.unsupported("Celu with alpha 0 divides by 0");
     const GraphValue *neg = g.declareTemporary(type, x->shape);
     if (!neg)
       return;
     emitChain(g, *neg,
-              {{OpKind::exp, {in}}, {OpKind::sub, {prev, c(1)}},
-               {OpKind::mul, {prev, c(alpha)}}, {OpKind::min, {prev, c(0)}}});
+              {{OpKind::div, {in, c(alpha)}}, {OpKind::exp, {prev}},
+               {OpKind::sub, {prev, c(1)}}, {OpKind::mul, {prev, c(alpha)}},
+               {OpKind::min, {prev, c(0)}}});
     steps = {{OpKind::max, {in, c(0)}}, {OpKind::add, {prev, Operand::of(neg)}}};
+  } else if (op == "Elu" || op == "Selu") {
+    // alpha * (exp(x) - 1) for x < 0, x otherwise (Selu: x > 0 and
+    // x <= 0, the same values), then times gamma for Selu.
+    double alpha = node.getFloat("alpha", op == "Elu" ? 1.0 : 1.67326319217681884765625);
+    double gamma = node.getFloat("gamma", 1.05070102214813232421875);
+    const GraphValue *negative =
+        g.declareTemporary(IntegerType::get(g.ctx, 1), x->shape);
+    const GraphValue *neg = g.declareTemporary(type, x->shape);
+    if (!negative || !neg || !checkKind(g, node, OpKind::exp, type))
+      return;
+    emitChain(g, *negative, {{OpKind::lt, {in, c(0)}}});
+    emitChain(g, *neg,
+              {{OpKind::exp, {in}}, {OpKind::sub, {prev, c(1)}},
+               {OpKind::mul, {prev, c(alpha)}}});
+    steps = {{OpKind::select,
+              {Operand::of(negative), Operand::of(neg), in}}};
     if (op == "Selu")
       steps.push_back({OpKind::mul, {prev, c(gamma)}});
   } else if (op == "Dropout") {
@@ -622,13 +640,15 @@ perfdojo::onnx::getConstantInts(GraphBuilder &g, const Node &node,
 
 void perfdojo::onnx::lowerNode(GraphBuilder &g, const Node &node) {
   StringRef op = node.opType;
-  if (lowerShapeNode(g, node) || lowerNetworkNode(g, node))
+  if (lowerShapeNode(g, node) || lowerNetworkNode(g, node) ||
+      lowerLogicalNode(g, node))
     return;
   if (llvm::is_contained({"Abs", "Neg", "Exp", "Log", "Sqrt", "Tanh",
                           "Sigmoid", "Relu", "Reciprocal", "Identity",
-                          "Softplus", "Softsign", "LeakyRelu", "HardSigmoid",
-                          "Elu", "Selu", "Dropout"},
-                         op))
+                          "Softplus", "Softsign", "HardSigmoid",
+                          "Elu", "Selu", "Dropout", "HardSwish", "Celu"},
+                         op) ||
+      getElementwiseFunction(op))
     return lowerUnary(g, node);
   if (llvm::is_contained({"Add", "Sub", "Mul", "Div", "Max", "Min", "Sum",
                           "Mean"},

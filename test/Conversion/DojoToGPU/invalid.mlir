@@ -87,3 +87,15 @@ dojo.kernel @f64_transcendental {
     dojo.leaf y[{0}] = exp(x[{0}])
   }
 }
+
+// -----
+
+// No polynomial approximates tan: no GPU implementation in any type.
+dojo.kernel @f32_tan {
+  dojo.buffer x f32 [8] heap in
+  dojo.buffer y f32 [8] heap out
+  dojo.scope 8:g {
+    // expected-error @below {{'dojo.leaf' op computes tan in f32, which the sm_90 target does not implement (no polynomial approximates it and no vendor device library is linked)}}
+    dojo.leaf y[{0}] = tan(x[{0}])
+  }
+}

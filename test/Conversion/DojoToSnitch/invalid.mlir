@@ -28,7 +28,7 @@ dojo.kernel @negative_log {
   dojo.buffer x f64 [4] heap in
   dojo.buffer y f64 [4] heap out
   dojo.scope 4 {
-    // expected-error @below {{'log' has no Snitch lowering yet (the FPU has no transcendental unit and no polynomial is emitted for it; exp and sigmoid have one)}}
+    // expected-error @below {{'log' has no Snitch lowering yet (the lowering emits FP instructions, and polynomials for exp and sigmoid only)}}
     dojo.leaf y[{0}] = log(x[{0}])
   }
 }
@@ -83,5 +83,16 @@ dojo.kernel @negative_reg_buffers {
   }
   dojo.scope 16:u {
     dojo.leaf y[{0}] = u[{0}]
+  }
+}
+
+// -----
+
+dojo.kernel @negative_floor {
+  dojo.buffer x f64 [4] heap in
+  dojo.buffer y f64 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'floor' has no Snitch lowering yet (the lowering emits FP instructions, and polynomials for exp and sigmoid only)}}
+    dojo.leaf y[{0}] = floor(x[{0}])
   }
 }

@@ -440,6 +440,41 @@ dojo.kernel @negative_integer_sigmoid {
 
 // -----
 
+dojo.kernel @negative_integer_sin {
+  dojo.buffer x i16 [4] heap in
+  dojo.buffer y i16 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op 'sin' needs a floating-point element type, but the statement computes in 'i16'}}
+    dojo.leaf y[{0}] = sin(x[{0}])
+  }
+}
+
+// -----
+
+// Integers are their own floor, ceil and round: the roundings are float
+// functions only, as ONNX defines them.
+dojo.kernel @negative_integer_floor {
+  dojo.buffer x i32 [4] heap in
+  dojo.buffer y i32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op 'floor' needs a floating-point element type, but the statement computes in 'i32'}}
+    dojo.leaf y[{0}] = floor(x[{0}])
+  }
+}
+
+// -----
+
+dojo.kernel @negative_bool_sign {
+  dojo.buffer x bool [4] heap in
+  dojo.buffer y bool [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op 'sign' has no meaning on bool}}
+    dojo.leaf y[{0}] = sign(x[{0}])
+  }
+}
+
+// -----
+
 dojo.kernel @negative_bool_add {
   dojo.buffer x bool [4] heap in
   dojo.buffer y bool [4] heap out
@@ -931,8 +966,8 @@ dojo.kernel @negative_missing_assignment {
 
 dojo.kernel @negative_unknown_function {
   dojo.buffer y f32 [4] heap out
-  // expected-error @below {{unknown function 'erf'}}
-  dojo.leaf y[0] = erf(1)
+  // expected-error @below {{unknown function 'gelu'}}
+  dojo.leaf y[0] = gelu(1)
 }
 
 // -----
@@ -1001,5 +1036,96 @@ dojo.kernel @negative_conversion_reads_undefined_scratch {
   }
   dojo.scope 4 {
     dojo.leaf y[{0}] = u[{0}]
+  }
+}
+
+// -----
+
+// Comparisons give bool (docs/ir.md, "Comparisons and selects").
+dojo.kernel @negative_comparison_to_float {
+  dojo.buffer x f32 [4] heap in
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op 'lt' gives a bool, but the statement computes in 'f32'}}
+    dojo.leaf y[{0}] = lt(x[{0}], 0)
+  }
+}
+
+// -----
+
+dojo.kernel @negative_comparison_of_two_types {
+  dojo.buffer x f32 [4] heap in
+  dojo.buffer n i32 [4] heap in
+  dojo.buffer y bool [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op operand 'n' has element type 'i32' but the comparison compares 'f32' (both operands have one type)}}
+    dojo.leaf y[{0}] = eq(x[{0}], n[{0}])
+  }
+}
+
+// -----
+
+dojo.kernel @negative_ordered_bool {
+  dojo.buffer a bool [4] heap in
+  dojo.buffer y bool [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op 'lt' has no meaning on bool (bool operands compare with eq and ne)}}
+    dojo.leaf y[{0}] = lt(a[{0}], 1)
+  }
+}
+
+// -----
+
+dojo.kernel @negative_comparison_constant {
+  dojo.buffer n i32 [4] heap in
+  dojo.buffer y bool [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op constant operand 1 (0.5) is not an integer, as the statement computes in 'i32'}}
+    dojo.leaf y[{0}] = lt(n[{0}], 0.5)
+  }
+}
+
+// -----
+
+dojo.kernel @negative_reducing_comparison {
+  dojo.buffer x f32 [4] heap in
+  dojo.buffer y bool [1] heap out
+  dojo.leaf y[0] = 0
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op 'gt' does not reduce (a comparison or select writes its value; reduce the array it writes), but the statement computes in 'bool'}}
+    dojo.leaf y[0] max= gt(x[{0}], 0)
+  }
+}
+
+// -----
+
+dojo.kernel @negative_float_condition {
+  dojo.buffer x f32 [4] heap in
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op operand 'x' has element type 'f32' but select's condition is a bool}}
+    dojo.leaf y[{0}] = select(x[{0}], x[{0}], 0)
+  }
+}
+
+// -----
+
+dojo.kernel @negative_index_condition {
+  dojo.buffer x f32 [4] heap in
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{'dojo.leaf' op index value operand 0 is no value of bool (an index is not a truth value)}}
+    dojo.leaf y[{0}] = select({0}, x[{0}], 0)
+  }
+}
+
+// -----
+
+dojo.kernel @negative_select_arity {
+  dojo.buffer c bool [4] heap in
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    // expected-error @below {{function 'select' takes 3 operand(s) but 2 were given}}
+    dojo.leaf y[{0}] = select(c[{0}], 1)
   }
 }

@@ -137,7 +137,15 @@ unsigned LeafOp::getArity(OpKind kind) {
   case OpKind::div:
   case OpKind::max:
   case OpKind::min:
+  case OpKind::eq:
+  case OpKind::ne:
+  case OpKind::lt:
+  case OpKind::le:
+  case OpKind::gt:
+  case OpKind::ge:
     return 2;
+  case OpKind::select:
+    return 3;
   default:
     return 1;
   }

@@ -319,16 +319,30 @@ private:
             findOperationTypeViolation(leaf.getKind(), leaf.getReduce(), type))
       return leaf.emitOpError(*why) << ", but the statement computes in '"
                                     << getElementTypeName(type) << "'";
+    // Comparisons compare their array operands' type, select's condition
+    // is bool (docs/ir.md, "Comparisons and selects").
+    Type compared = getComparedType(leaf, [&](StringRef array) -> Type {
+      // An unknown array is reported below, at its access.
+      BufferOp buffer = arrays.lookup(array);
+      return buffer ? buffer.getElementType()
+                    : Float64Type::get(leaf.getContext());
+    });
+    if (compared)
+      if (std::optional<std::string> why =
+              findComparisonTypeViolation(leaf.getKind(), compared))
+        return leaf.emitOpError(*why);
     for (auto [j, input] : llvm::enumerate(leaf.getInputs())) {
+      Type operandType = getOperandType(leaf.getKind(), j, type, compared);
       if (auto constant = dyn_cast<FloatAttr>(input)) {
         if (std::optional<std::string> why = findConstantViolation(
-                constant.getValueAsDouble(), type, leaf.getKind(), j))
+                constant.getValueAsDouble(), operandType, leaf.getKind(), j))
           return leaf.emitOpError(*why);
         continue;
       }
       // An index value is computed in 64-bit integers over the whole box.
       if (auto index = dyn_cast<IndexValueAttr>(input)) {
-        if (std::optional<std::string> why = findIndexValueViolation(type))
+        if (std::optional<std::string> why =
+                findIndexValueViolation(operandType))
           return leaf.emitOpError("index value operand ") << j << " " << *why;
         if (!getLinearForm(index.getExpr().getResult(0))->range(sizes))
           return leaf.emitOpError("index value operand ")
@@ -344,15 +358,22 @@ private:
       if (failed(in))
         return failure();
       // A plain copy converts (docs/ir.md, "Conversions"); any other
-      // statement computes in its output's type.
-      if (in->getElementType() != type &&
-          !isConversionStatement(leaf.getKind(), leaf.getReduce()))
-        return leaf.emitOpError("operand '")
-               << array << "' has element type '"
-               << getElementTypeName(in->getElementType())
-               << "' but the statement computes in '"
-               << getElementTypeName(type)
-               << "' (only a plain copy `y = x` converts between types)";
+      // operand has the type its statement computes it in.
+      if (in->getElementType() != operandType &&
+          !isConversionStatement(leaf.getKind(), leaf.getReduce())) {
+        InFlightDiagnostic diag = leaf.emitOpError("operand '")
+                                  << array << "' has element type '"
+                                  << getElementTypeName(in->getElementType());
+        if (compared)
+          return diag << "' but the comparison compares '"
+                      << getElementTypeName(compared)
+                      << "' (both operands have one type)";
+        if (leaf.getKind() == OpKind::select && j == 0)
+          return diag << "' but select's condition is a bool";
+        return diag << "' but the statement computes in '"
+                    << getElementTypeName(type)
+                    << "' (only a plain copy `y = x` converts between types)";
+      }
     }
     if (out->getRole() == Role::in) {
       InFlightDiagnostic diag = leaf.emitOpError("writes input '")

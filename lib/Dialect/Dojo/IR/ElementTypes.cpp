@@ -62,9 +62,63 @@ static std::string getOperationSpelling(OpKind kind) {
   return getFunctionName(kind).str();
 }
 
+bool perfdojo::isComparison(OpKind kind) {
+  switch (kind) {
+  case OpKind::eq:
+  case OpKind::ne:
+  case OpKind::lt:
+  case OpKind::le:
+  case OpKind::gt:
+  case OpKind::ge:
+    return true;
+  default:
+    return false;
+  }
+}
+
+Type perfdojo::getComparedType(
+    LeafOp leaf, llvm::function_ref<Type(llvm::StringRef)> elementTypeOf) {
+  if (!isComparison(leaf.getKind()))
+    return Type();
+  bool hasIndexValue = false;
+  for (Attribute input : leaf.getInputs()) {
+    if (auto access = dyn_cast<AccessAttr>(input))
+      return elementTypeOf(access.getArray().getValue());
+    hasIndexValue |= isa<IndexValueAttr>(input);
+  }
+  Builder b(leaf.getContext());
+  return hasIndexValue ? Type(b.getI64Type()) : Type(b.getF64Type());
+}
+
+Type perfdojo::getOperandType(OpKind kind, unsigned operand, Type output,
+                              Type compared) {
+  if (isComparison(kind))
+    return compared;
+  if (kind == OpKind::select && operand == 0)
+    return IntegerType::get(output.getContext(), 1);
+  return output;
+}
+
+std::optional<std::string>
+perfdojo::findComparisonTypeViolation(OpKind kind, Type compared) {
+  if (isBoolType(compared) && kind != OpKind::eq && kind != OpKind::ne)
+    return "'" + getFunctionName(kind).str() +
+           "' has no meaning on bool (bool operands compare with eq and ne)";
+  return std::nullopt;
+}
+
 std::optional<std::string>
 perfdojo::findOperationTypeViolation(OpKind kind, ReduceKind reduce,
                                      Type type) {
+  if (isComparison(kind) || kind == OpKind::select) {
+    if (reduce != ReduceKind::none)
+      return "'" + getFunctionName(kind).str() +
+             "' does not reduce (a comparison or select writes its value; "
+             "reduce the array it writes)";
+    if (isComparison(kind) && !isBoolType(type))
+      return "'" + getFunctionName(kind).str() + "' gives a bool";
+    return std::nullopt;
+  }
   if (isa<FloatType>(type))
     return std::nullopt;
   if (isBoolType(type)) {
@@ -81,7 +135,7 @@ perfdojo::findOperationTypeViolation(OpKind kind, ReduceKind reduce,
                          "reduce with '*=' or 'min=' (and), 'max=' (or))");
     return std::nullopt;
   }
-  if (isTranscendental(kind))
+  if (needsFloatType(kind))
     return "'" + getOperationSpelling(kind) +
            "' needs a floating-point element type";
   return std::nullopt;
@@ -99,10 +153,27 @@ bool perfdojo::isTranscendental(OpKind kind) {
   case OpKind::rsqrt:
   case OpKind::tanh:
   case OpKind::sigmoid:
+  case OpKind::sin:
+  case OpKind::cos:
+  case OpKind::tan:
+  case OpKind::asin:
+  case OpKind::acos:
+  case OpKind::atan:
+  case OpKind::sinh:
+  case OpKind::cosh:
+  case OpKind::asinh:
+  case OpKind::acosh:
+  case OpKind::atanh:
+  case OpKind::erf:
     return true;
   default:
     return false;
   }
+}
+
+bool perfdojo::needsFloatType(OpKind kind) {
+  return isTranscendental(kind) || kind == OpKind::floor ||
+         kind == OpKind::ceil || kind == OpKind::round;
 }
 
 std::optional<std::string> perfdojo::findConstantViolation(double value,

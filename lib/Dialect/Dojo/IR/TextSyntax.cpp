@@ -18,19 +18,12 @@ using dojo::OpKind;
 using dojo::ReduceKind;
 
 std::optional<OpKind> lookupFunction(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<OpKind>>(name)
-      .Case("max", OpKind::max)
-      .Case("min", OpKind::min)
-      .Case("neg", OpKind::neg)
-      .Case("abs", OpKind::abs)
-      .Case("exp", OpKind::exp)
-      .Case("log", OpKind::log)
-      .Case("sqrt", OpKind::sqrt)
-      .Case("rsqrt", OpKind::rsqrt)
-      .Case("tanh", OpKind::tanh)
-      .Case("sigmoid", OpKind::sigmoid)
-      .Case("relu", OpKind::relu)
-      .Default(std::nullopt);
+  // Every operation but the copy and the infix ones is spelled as a call
+  // of its enum name: `exp(x)`, `max(a, b)`.
+  std::optional<OpKind> kind = dojo::symbolizeOpKind(name);
+  if (!kind || getFunctionName(*kind).empty())
+    return std::nullopt;
+  return kind;
 }
 
 llvm::StringRef getFunctionName(OpKind kind) {

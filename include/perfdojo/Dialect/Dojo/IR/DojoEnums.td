@@ -55,7 +55,36 @@ def Dojo_OpKind : I32EnumAttr<"OpKind", "leaf operation", [
     I32EnumAttrCase<"rsqrt", 12>,
     I32EnumAttrCase<"tanh", 13>,
     I32EnumAttrCase<"sigmoid", 14>,
-    I32EnumAttrCase<"relu", 15>]> {
+    I32EnumAttrCase<"relu", 15>,
+    // Elementary functions of floats (ElementTypes.h needsFloatType).
+    I32EnumAttrCase<"sin", 16>,
+    I32EnumAttrCase<"cos", 17>,
+    I32EnumAttrCase<"tan", 18>,
+    I32EnumAttrCase<"asin", 19>,
+    I32EnumAttrCase<"acos", 20>,
+    I32EnumAttrCase<"atan", 21>,
+    I32EnumAttrCase<"sinh", 22>,
+    I32EnumAttrCase<"cosh", 23>,
+    I32EnumAttrCase<"asinh", 24>,
+    I32EnumAttrCase<"acosh", 25>,
+    I32EnumAttrCase<"atanh", 26>,
+    I32EnumAttrCase<"erf", 27>,
+    // Rounding to an integer value: `round` rounds halves to even.
+    I32EnumAttrCase<"floor", 28>,
+    I32EnumAttrCase<"ceil", 29>,
+    I32EnumAttrCase<"round", 30>,
+    // -1, 0 or 1 (floats keep -0 and NaN); floats and integers.
+    I32EnumAttrCase<"sign", 31>,
+    // Comparisons: two operands of one type, a bool result (ElementTypes.h
+    // getOperandType); floats compare as IEEE (NaN is unequal to all).
+    I32EnumAttrCase<"eq", 32>,
+    I32EnumAttrCase<"ne", 33>,
+    I32EnumAttrCase<"lt", 34>,
+    I32EnumAttrCase<"le", 35>,
+    I32EnumAttrCase<"gt", 36>,
+    I32EnumAttrCase<"ge", 37>,
+    // select(c, a, b): a where the bool c is 1, else b.
+    I32EnumAttrCase<"select", 38>]> {
   let cppNamespace = "::perfdojo::dojo";
 }
 

@@ -18,6 +18,8 @@
 
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <optional>
 #include <string>
 
@@ -40,12 +42,42 @@ std::string getElementTypeName(mlir::Type type);
 mlir::Type lookupElementType(llvm::StringRef name, mlir::MLIRContext *ctx);
 
 /// Whether `kind` is a transcendental function (exp, log, sqrt, rsqrt,
-/// tanh, sigmoid): defined on floating-point element types only.
+/// tanh, sigmoid, the trigonometric and hyperbolic functions and their
+/// inverses, erf).
 bool isTranscendental(dojo::OpKind kind);
+/// Whether `kind` is defined on floating-point element types only: the
+/// transcendental functions and the roundings floor, ceil and round.
+bool needsFloatType(dojo::OpKind kind);
+
+/// Whether `kind` is a comparison (eq, ne, lt, le, gt, ge): two operands
+/// of one type, the compared type, and a bool result.
+bool isComparison(dojo::OpKind kind);
+
+/// The type a comparison leaf compares in: the element type of its array
+/// operands (`elementTypeOf` gives an array's), i64 when it has none but
+/// an index value, f64 when it compares constants only. Null for any
+/// other leaf.
+mlir::Type getComparedType(dojo::LeafOp leaf,
+                           llvm::function_ref<mlir::Type(llvm::StringRef)>
+                               elementTypeOf);
+
+/// The element type operand `operand` of a `kind` statement computes in
+/// (docs/ir.md, "Comparisons and selects"): a comparison's operands the
+/// compared type, select's condition (operand 0) bool, every other operand
+/// the output's type `output`. (A conversion, isConversionStatement, reads
+/// an array of any type and converts it to `output`.)
+mlir::Type getOperandType(dojo::OpKind kind, unsigned operand,
+                          mlir::Type output, mlir::Type compared);
+
+/// Why a comparison `kind` has no value on operands of type `compared`
+/// ("'lt' has no meaning on bool ..."); nullopt when it has one.
+std::optional<std::string> findComparisonTypeViolation(dojo::OpKind kind,
+                                                       mlir::Type compared);
 
 /// Why a statement `kind` (with reduction `reduce`) has no value in element
 /// type `type`, naming the operation ("'exp' needs a floating-point element
-/// type"); nullopt when it has one.
+/// type"); nullopt when it has one. `type` is the output's: a comparison
+/// gives bool, and comparisons and selects do not reduce.
 std::optional<std::string> findOperationTypeViolation(dojo::OpKind kind,
                                                       dojo::ReduceKind reduce,
                                                       mlir::Type type);
