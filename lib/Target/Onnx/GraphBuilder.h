@@ -60,6 +60,9 @@ struct Nest {
   mlir::Attribute read(const GraphValue &value,
                        llvm::ArrayRef<mlir::AffineExpr> index);
   mlir::Attribute constant(double value);
+  /// An index value operand: the integer value of `expr` (affine in the
+  /// scopes' variables).
+  mlir::Attribute indexValue(mlir::AffineExpr expr);
   /// Opens one more scope inside the current one.
   void enter(int64_t size);
 };
@@ -141,6 +144,11 @@ bool lowerShapeNode(GraphBuilder &builder, const Node &node);
 /// ThresholdedRelu and Shrink (OnnxLogicalOperators.cpp). False when
 /// `node` is none of them.
 bool lowerLogicalNode(GraphBuilder &builder, const Node &node);
+
+/// The operators written with index arithmetic (OnnxIndexOperators.cpp):
+/// Trilu, EyeLike, Tile, DepthToSpace, SpaceToDepth, CumSum, Range,
+/// ArgMax, ArgMin and Hardmax. False when `node` is none of them.
+bool lowerIndexNode(GraphBuilder &builder, const Node &node);
 
 /// Convolution, pooling, normalization, Clip and Pow
 /// (OnnxNetworkOperators.cpp). False when `node` is none of them.

@@ -249,6 +249,10 @@ Attribute Nest::constant(double value) {
   return FloatAttr::get(Float64Type::get(builder.ctx), value);
 }
 
+Attribute Nest::indexValue(AffineExpr expr) {
+  return IndexValueAttr::get(builder.ctx, makeIndexMap(expr, builder.ctx));
+}
+
 void Nest::enter(int64_t size) {
   auto scope = ScopeOp::create(b, builder.loc, size, Mode::seq);
   b.setInsertionPointToStart(&scope.getBlock());

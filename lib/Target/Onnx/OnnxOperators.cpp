@@ -641,7 +641,7 @@ perfdojo::onnx::getConstantInts(GraphBuilder &g, const Node &node,
 void perfdojo::onnx::lowerNode(GraphBuilder &g, const Node &node) {
   StringRef op = node.opType;
   if (lowerShapeNode(g, node) || lowerNetworkNode(g, node) ||
-      lowerLogicalNode(g, node))
+      lowerLogicalNode(g, node) || lowerIndexNode(g, node))
     return;
   if (llvm::is_contained({"Abs", "Neg", "Exp", "Log", "Sqrt", "Tanh",
                           "Sigmoid", "Relu", "Reciprocal", "Identity",
