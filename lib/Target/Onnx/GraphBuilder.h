@@ -134,8 +134,8 @@ void lowerNode(GraphBuilder &builder, const Node &node);
 
 /// The operators that move data without arithmetic (OnnxShapeOperators.cpp):
 /// Constant, Shape, Size, Reshape, Flatten, Squeeze, Unsqueeze, Concat, Expand,
-/// Slice, Split, Gather by known indices, ConstantOfShape, Cast to the same
-/// type. False when
+/// Slice, Split, Gather by known indices, ConstantOfShape, Cast, Pad.
+/// False when
 /// `node` is none of them.
 bool lowerShapeNode(GraphBuilder &builder, const Node &node);
 
@@ -147,7 +147,8 @@ bool lowerLogicalNode(GraphBuilder &builder, const Node &node);
 
 /// The operators written with index arithmetic (OnnxIndexOperators.cpp):
 /// Trilu, EyeLike, Tile, DepthToSpace, SpaceToDepth, CumSum, Range,
-/// ArgMax, ArgMin and Hardmax. False when `node` is none of them.
+/// ArgMax, ArgMin, Hardmax and the window functions. False when `node` is
+/// none of them.
 bool lowerIndexNode(GraphBuilder &builder, const Node &node);
 
 /// Convolution, pooling, normalization, Clip and Pow

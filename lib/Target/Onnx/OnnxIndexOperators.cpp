@@ -12,6 +12,8 @@
 
 #include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
@@ -354,6 +356,58 @@ void lowerArgExtreme(GraphBuilder &g, const Node &node) {
   emitChain(g, *y, {{OpKind::copy, {Operand::of(at)}}});
 }
 
+/// HannWindow, HammingWindow, BlackmanWindow of a size known at import:
+/// a0 - a1 cos(2 pi n / D) (+ a2 cos(4 pi n / D)), D the size (periodic)
+/// or the size - 1 (symmetric).
+void lowerWindow(GraphBuilder &g, const Node &node) {
+  StringRef op = node.opType;
+  std::optional<int64_t> size = getConstantScalar(g, node, 0, 0);
+  if (!size)
+    return;
+  if (*size < 1)
+    return g.unsupported(op + " of size " + std::to_string(*size) +
+                         " (an empty tensor)");
+  Type type = g.getElementType(node.getInt("output_datatype", 1));
+  if (!type || !isFloatType(type))
+    return g.unsupported(op + " to a non-float output_datatype");
+  int64_t denominator = node.getInt("periodic", 1) ? *size : *size - 1;
+  double a0 = op == "HannWindow"      ? 0.5
+              : op == "HammingWindow" ? 25.0 / 46.0
+                                      : 0.42;
+  double a1 = op == "BlackmanWindow" ? 0.5 : 1 - a0;
+  const double pi = 3.14159265358979323846;
+  // A one-element symmetric window divides 0 by 0: ONNX's reference gives
+  // its one element the value at n = 0 of a periodic window of size 1.
+  double step = 2 * pi / double(std::max<int64_t>(denominator, 1));
+  auto cosineOf = [&](const GraphValue &out, double scale, double factor) {
+    g.emitNest({*size}, [&](Nest &nest) {
+      AffineExpr n = nest.var(0);
+      Index index = {n};
+      nest.leaf(out, index, OpKind::copy, {nest.indexValue(n)});
+      nest.leaf(out, index, OpKind::mul,
+                {nest.read(out, index), nest.constant(scale)});
+      nest.leaf(out, index, OpKind::cos, {nest.read(out, index)});
+      nest.leaf(out, index, OpKind::mul,
+                {nest.read(out, index), nest.constant(factor)});
+    });
+  };
+  const GraphValue *second = nullptr;
+  if (op == "BlackmanWindow") {
+    second = g.declareTemporary(type, {*size});
+    if (!second)
+      return;
+    cosineOf(*second, 2 * step, 0.08);
+  }
+  const GraphValue *y = g.defineOutput(node, 0, type, {*size});
+  if (!y)
+    return;
+  cosineOf(*y, step, -a1);
+  SmallVector<Step> steps = {{OpKind::add, {Operand::previous(), Operand::number(a0)}}};
+  if (second)
+    steps.push_back({OpKind::add, {Operand::previous(), Operand::of(second)}});
+  emitChain(g, *y, steps);
+}
+
 } // namespace
 
 bool onnx::lowerIndexNode(GraphBuilder &g, const Node &node) {
@@ -370,6 +424,9 @@ bool onnx::lowerIndexNode(GraphBuilder &g, const Node &node) {
     lowerRange(g, node);
   else if (op == "ArgMax" || op == "ArgMin" || op == "Hardmax")
     lowerArgExtreme(g, node);
+  else if (op == "HannWindow" || op == "HammingWindow" ||
+           op == "BlackmanWindow")
+    lowerWindow(g, node);
   else
     return false;
   return true;

@@ -200,6 +200,79 @@ void lowerPiecewise(GraphBuilder &g, const Node &node) {
     emitChain(g, *y, steps);
 }
 
+/// Mod: the remainder of a truncating division, a - trunc(a / b) * b
+/// (fmod = 1, C's fmod; the only mode for floats), or with fmod = 0 (the
+/// integer default) of a flooring one: the truncated remainder plus b
+/// where it is not 0 and its sign differs from b's (Python's %).
+void lowerMod(GraphBuilder &g, const Node &node) {
+  const GraphValue *a = g.input(node, 0);
+  const GraphValue *b = g.input(node, 1);
+  if (!a || !b)
+    return;
+  if (a->type != b->type)
+    return g.invalid("Mod mixes element types");
+  Type type = a->type;
+  if (isBoolType(type))
+    return g.invalid("Mod on bool tensors");
+  bool fmod = node.getInt("fmod", 0);
+  bool isFloat = isFloatType(type);
+  if (isFloat && !fmod)
+    return g.invalid("Mod on floats needs fmod = 1");
+  std::optional<SmallVector<int64_t, 4>> shape = broadcastAll(g, node, {a, b});
+  if (!shape)
+    return;
+  auto prev = Operand::previous();
+  auto c = Operand::number;
+  Type truth = getBoolType(g);
+  const GraphValue *quotient = g.declareTemporary(type, *shape);
+  if (!quotient)
+    return;
+  SmallVector<Step> toQuotient = {{OpKind::div, {Operand::of(a), Operand::of(b)}}};
+  if (isFloat) {
+    // trunc(q): ceil below 0, floor above.
+    const GraphValue *negative = g.declareTemporary(truth, *shape);
+    const GraphValue *up = g.declareTemporary(type, *shape);
+    if (!negative || !up)
+      return;
+    emitChain(g, *quotient, toQuotient);
+    emitChain(g, *negative, {{OpKind::lt, {Operand::of(quotient), c(0)}}});
+    emitChain(g, *up, {{OpKind::ceil, {Operand::of(quotient)}}});
+    emitChain(g, *quotient,
+              {{OpKind::floor, {prev}},
+               {OpKind::select, {Operand::of(negative), Operand::of(up), prev}}});
+  } else {
+    // Integer division truncates.
+    emitChain(g, *quotient, toQuotient);
+  }
+  const GraphValue *y = g.defineOutput(node, 0, type, *shape);
+  if (!y)
+    return;
+  // The truncated remainder: a - q * b.
+  emitChain(g, *quotient, {{OpKind::mul, {prev, Operand::of(b)}}});
+  emitChain(g, *y, {{OpKind::sub, {Operand::of(a), Operand::of(quotient)}}});
+  if (fmod)
+    return;
+  // Flooring: add b where the remainder is not 0 and its sign is not b's.
+  const GraphValue *remainderNegative = g.declareTemporary(truth, *shape);
+  const GraphValue *divisorNegative = g.declareTemporary(truth, *shape);
+  const GraphValue *nonzero = g.declareTemporary(truth, *shape);
+  const GraphValue *adjust = g.declareTemporary(truth, *shape);
+  const GraphValue *raised = g.declareTemporary(type, *shape);
+  if (!remainderNegative || !divisorNegative || !nonzero || !adjust ||
+      !raised)
+    return;
+  emitChain(g, *remainderNegative, {{OpKind::lt, {Operand::of(y), c(0)}}});
+  emitChain(g, *divisorNegative, {{OpKind::lt, {Operand::of(b), c(0)}}});
+  emitChain(g, *nonzero, {{OpKind::ne, {Operand::of(y), c(0)}}});
+  emitChain(g, *adjust,
+            {{OpKind::ne, {Operand::of(remainderNegative),
+                           Operand::of(divisorNegative)}},
+             {OpKind::min, {prev, Operand::of(nonzero)}}});
+  emitChain(g, *raised, {{OpKind::add, {Operand::of(y), Operand::of(b)}}});
+  emitChain(g, *y,
+            {{OpKind::select, {Operand::of(adjust), Operand::of(raised), prev}}});
+}
+
 } // namespace
 
 bool onnx::lowerLogicalNode(GraphBuilder &g, const Node &node) {
@@ -212,6 +285,8 @@ bool onnx::lowerLogicalNode(GraphBuilder &g, const Node &node) {
     lowerTest(g, node);
   else if (op == "Where")
     lowerWhere(g, node);
+  else if (op == "Mod")
+    lowerMod(g, node);
   else if (llvm::is_contained(
                {"LeakyRelu", "PRelu", "ThresholdedRelu", "Shrink"}, op))
     lowerPiecewise(g, node);

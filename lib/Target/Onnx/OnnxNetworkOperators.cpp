@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "GraphBuilder.h"
+#include "Elementwise.h"
 
 #include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 
@@ -655,6 +655,71 @@ void lowerPow(GraphBuilder &g, const Node &node) {
   });
 }
 
+/// MeanVarianceNormalization: (x - mean) / (sqrt(mean(x^2) - mean^2) +
+/// 1e-9) over `axes` (default 0, 2, 3), the specification's function.
+void lowerMeanVarianceNormalization(GraphBuilder &g, const Node &node) {
+  const GraphValue *x = g.input(node, 0);
+  if (!x)
+    return;
+  if (!isFloatType(x->type))
+    return g.invalid("MeanVarianceNormalization needs a floating-point type");
+  std::vector<int64_t> axes =
+      node.getInts("axes").value_or(std::vector<int64_t>{0, 2, 3});
+  SmallVector<bool, 4> reduced(x->rank(), false);
+  for (int64_t axis : axes) {
+    std::optional<unsigned> d = normalizeAxis(axis, x->rank());
+    if (!d)
+      return g.invalid("MeanVarianceNormalization: axis out of range");
+    reduced[*d] = true;
+  }
+  SmallVector<int64_t, 4> statsShape, keptSizes, reducedSizes;
+  int64_t count = 1;
+  for (unsigned d = 0; d < x->rank(); ++d) {
+    statsShape.push_back(reduced[d] ? 1 : x->shape[d]);
+    (reduced[d] ? reducedSizes : keptSizes).push_back(x->shape[d]);
+    if (reduced[d])
+      count *= x->shape[d];
+  }
+  const GraphValue *mean = g.declareTemporary(x->type, statsShape);
+  const GraphValue *spread = g.declareTemporary(x->type, statsShape);
+  const GraphValue *squaredMean = g.declareTemporary(x->type, statsShape);
+  const GraphValue *y = g.defineOutput(node, 0, x->type, x->shape);
+  if (!mean || !spread || !squaredMean || !y)
+    return;
+  // mean += x and spread += x * x over the reduced dimensions.
+  g.emitNest(keptSizes, [&](Nest &nest) {
+    Index stats, in(x->rank(), AffineExpr());
+    unsigned kept = 0, inner = 0;
+    for (unsigned d = 0; d < x->rank(); ++d)
+      stats.push_back(reduced[d] ? getAffineConstantExpr(0, g.ctx)
+                                 : nest.var(kept++));
+    nest.leaf(*mean, stats, OpKind::copy, {nest.constant(0)});
+    nest.leaf(*spread, stats, OpKind::copy, {nest.constant(0)});
+    for (int64_t size : reducedSizes)
+      nest.enter(size);
+    kept = 0;
+    for (unsigned d = 0; d < x->rank(); ++d)
+      in[d] = reduced[d] ? nest.var(keptSizes.size() + inner++)
+                         : nest.var(kept++);
+    Attribute element = nest.read(*x, in);
+    nest.leaf(*mean, stats, OpKind::copy, {element}, ReduceKind::add);
+    nest.leaf(*spread, stats, OpKind::mul, {element, element}, ReduceKind::add);
+  });
+  auto prev = Operand::previous();
+  auto c = Operand::number;
+  emitChain(g, *mean, {{OpKind::div, {prev, c(count)}}});
+  emitChain(g, *squaredMean,
+            {{OpKind::mul, {Operand::of(mean), Operand::of(mean)}}});
+  // The standard deviation, plus epsilon, in `spread`.
+  emitChain(g, *spread,
+            {{OpKind::div, {prev, c(count)}},
+             {OpKind::sub, {prev, Operand::of(squaredMean)}},
+             {OpKind::sqrt, {prev}},
+             {OpKind::add, {prev, c(1e-9)}}});
+  emitChain(g, *y, {{OpKind::sub, {Operand::of(x), Operand::of(mean)}},
+                    {OpKind::div, {prev, Operand::of(spread)}}});
+}
+
 } // namespace
 
 bool perfdojo::onnx::lowerNetworkNode(GraphBuilder &g, const Node &node) {
@@ -676,6 +741,8 @@ bool perfdojo::onnx::lowerNetworkNode(GraphBuilder &g, const Node &node) {
     lowerClip(g, node);
   else if (op == "Pow")
     lowerPow(g, node);
+  else if (op == "MeanVarianceNormalization")
+    lowerMeanVarianceNormalization(g, node);
   else
     return false;
   return true;

@@ -619,6 +619,115 @@ void lowerCast(GraphBuilder &g, const Node &node) {
   });
 }
 
+/// Pad (opset 11 on: pads, and the constant, as inputs known at import;
+/// opset 18's axes): `constant` fills the border, `edge` repeats the
+/// outermost element, `reflect` mirrors without repeating it. Each output
+/// region (before, inside, after the input along every dimension) is one
+/// affine copy.
+void lowerPad(GraphBuilder &g, const Node &node) {
+  const GraphValue *x = g.input(node, 0);
+  if (!x)
+    return;
+  unsigned rank = x->rank();
+  std::optional<std::vector<int64_t>> given = getConstantInts(g, node, 1);
+  if (!given)
+    return;
+  SmallVector<unsigned, 4> axes;
+  if (node.hasInput(3)) {
+    std::optional<std::vector<int64_t>> a = getConstantInts(g, node, 3);
+    if (!a)
+      return;
+    for (int64_t axis : *a) {
+      std::optional<unsigned> d = normalizeAxis(axis, rank);
+      if (!d)
+        return g.invalid("Pad: axis out of range");
+      axes.push_back(*d);
+    }
+  } else {
+    for (unsigned d = 0; d < rank; ++d)
+      axes.push_back(d);
+  }
+  if (given->size() != 2 * axes.size())
+    return g.invalid("Pad: pads has " + std::to_string(given->size()) +
+                     " values for " + std::to_string(axes.size()) + " axes");
+  SmallVector<int64_t, 4> before(rank, 0), after(rank, 0);
+  for (auto [i, d] : llvm::enumerate(axes)) {
+    before[d] = (*given)[i];
+    after[d] = (*given)[i + axes.size()];
+    if (before[d] < 0 || after[d] < 0)
+      return g.unsupported("Pad with negative pads (a crop)");
+  }
+  std::string mode = node.getString("mode", "constant");
+  if (mode != "constant" && mode != "edge" && mode != "reflect")
+    return g.unsupported("Pad mode '" + mode + "'");
+  double fill = 0;
+  if (node.hasInput(2)) {
+    const Tensor *value = g.findConstant(node.inputs[2]);
+    if (!value || value->getNumElements() != 1)
+      return g.unsupported("Pad takes its constant_value at run time; the IR "
+                           "needs it as a constant (an initializer, or "
+                           "--constant)");
+    fill = value->isFloat() ? value->floats.front() : double(value->ints.front());
+  }
+  SmallVector<int64_t, 4> shape;
+  for (unsigned d = 0; d < rank; ++d) {
+    if (mode == "reflect" && (before[d] >= x->shape[d] || after[d] >= x->shape[d]))
+      return g.invalid("Pad: reflect pads must be smaller than the dimension");
+    shape.push_back(before[d] + x->shape[d] + after[d]);
+  }
+  const GraphValue *y = g.defineOutput(node, 0, x->type, shape);
+  if (!y)
+    return;
+  if (mode == "constant")
+    g.emitNest(shape, [&](Nest &nest) {
+      nest.leaf(*y, nest.vars(rank), OpKind::copy, {nest.constant(fill)});
+    });
+  // Regions 0 (before), 1 (inside), 2 (after) per dimension; constant
+  // mode copies only the inside.
+  int64_t regions = 1;
+  for (unsigned d = 0; d < rank; ++d)
+    regions *= mode == "constant" ? 1 : 3;
+  for (int64_t r = 0; r < regions; ++r) {
+    SmallVector<int, 4> region(rank, 1);
+    SmallVector<int64_t, 4> sizes;
+    int64_t rest = r;
+    bool empty = false;
+    for (unsigned d = 0; d < rank; ++d) {
+      if (mode != "constant") {
+        region[d] = rest % 3;
+        rest /= 3;
+      }
+      int64_t size = region[d] == 0 ? before[d]
+                     : region[d] == 1 ? x->shape[d]
+                                      : after[d];
+      empty |= size == 0;
+      sizes.push_back(size);
+    }
+    if (empty)
+      continue;
+    g.emitNest(sizes, [&](Nest &nest) {
+      Index out, in;
+      for (unsigned d = 0; d < rank; ++d) {
+        AffineExpr v = nest.var(d);
+        int64_t n = x->shape[d];
+        if (region[d] == 0) {
+          out.push_back(v);
+          in.push_back(mode == "edge" ? getAffineConstantExpr(0, g.ctx)
+                                      : before[d] - v);
+        } else if (region[d] == 1) {
+          out.push_back(v + before[d]);
+          in.push_back(v);
+        } else {
+          out.push_back(v + before[d] + n);
+          in.push_back(mode == "edge" ? getAffineConstantExpr(n - 1, g.ctx)
+                                      : n - 2 - v);
+        }
+      }
+      nest.leaf(*y, out, OpKind::copy, {nest.read(*x, in)});
+    });
+  }
+}
+
 } // namespace
 
 bool perfdojo::onnx::lowerShapeNode(GraphBuilder &g, const Node &node) {
@@ -646,6 +755,8 @@ bool perfdojo::onnx::lowerShapeNode(GraphBuilder &g, const Node &node) {
     lowerSplit(g, node);
   else if (op == "Gather")
     lowerGather(g, node);
+  else if (op == "Pad")
+    lowerPad(g, node);
   else
     return false;
   return true;
