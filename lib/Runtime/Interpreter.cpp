@@ -728,6 +728,25 @@ PreparedLeaf CompiledKernel::prepare(const Leaf &leaf, int loopDepth) {
   return p;
 }
 
+/// Comparison `kind` of two values of one type (C++'s operators: a NaN
+/// compares unequal and unordered, as IEEE says).
+template <typename T> bool compareValues(OpKind kind, T a, T b) {
+  switch (kind) {
+  case OpKind::eq:
+    return a == b;
+  case OpKind::ne:
+    return a != b;
+  case OpKind::lt:
+    return a < b;
+  case OpKind::le:
+    return a <= b;
+  case OpKind::gt:
+    return a > b;
+  default:
+    return a >= b;
+  }
+}
+
 /// What a mixed leaf computes from its operands, each already of its
 /// MixedLeaf::operandType.
 ElementValue computeMixed(const MixedLeaf &m, const ElementValue *v) {
@@ -743,23 +762,9 @@ ElementValue computeMixed(const MixedLeaf &m, const ElementValue *v) {
   case OpKind::ge:
     // Both operands have the compared type: both integers or both floats
     // (IEEE: NaN is unordered, so only ne holds for it).
-    if (v[0].isInteger) {
-      int64_t a = v[0].integer, b = v[1].integer;
-      return truth(m.kind == OpKind::eq   ? a == b
-                   : m.kind == OpKind::ne ? a != b
-                   : m.kind == OpKind::lt ? a < b
-                   : m.kind == OpKind::le ? a <= b
-                   : m.kind == OpKind::gt ? a > b
-                                          : a >= b);
-    } else {
-      double a = v[0].real, b = v[1].real;
-      return truth(m.kind == OpKind::eq   ? a == b
-                   : m.kind == OpKind::ne ? a != b
-                   : m.kind == OpKind::lt ? a < b
-                   : m.kind == OpKind::le ? a <= b
-                   : m.kind == OpKind::gt ? a > b
-                                          : a >= b);
-    }
+    return truth(v[0].isInteger
+                     ? compareValues(m.kind, v[0].integer, v[1].integer)
+                     : compareValues(m.kind, v[0].real, v[1].real));
   default:
     // A conversion: to the output's declared type.
     return convertElement(v[0], m.toDeclared);
