@@ -16,14 +16,15 @@ using namespace mlir;
 LogicalResult perfdojo::approximateMath(Operation *root) {
   RewritePatternSet patterns(root->getContext());
   // The upstream approximations within a few f32 ulps of libm on any
-  // argument; its sin, cos and atan are not (absolute errors up to 6e-6 at
-  // |x| = 100) and stay libm calls. The patterns match f32 (scalar or
-  // vector) operations, f16 and bf16 ones computed in f32; f64 ones stay
-  // libm calls.
+  // argument, those hasPolynomialApproximation lists (the IR names them as
+  // the math dialect does); upstream's sin, cos and atan are not (absolute
+  // errors up to 6e-6 at |x| = 100) and stay libm calls. The patterns
+  // match f32 (scalar or vector) operations, f16 and bf16 ones computed in
+  // f32; f64 ones stay libm calls.
   auto accurate = [](StringRef name) {
     name.consume_front("math.");
-    return llvm::is_contained({"exp", "log", "tanh", "erf", "asin", "acos"},
-                              name);
+    std::optional<dojo::OpKind> kind = dojo::symbolizeOpKind(name);
+    return kind && hasPolynomialApproximation(*kind);
   };
   populateMathF32ExpansionPatterns(patterns, accurate);
   populateMathPolynomialApproximationPatterns(patterns, accurate);

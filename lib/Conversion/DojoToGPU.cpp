@@ -285,12 +285,12 @@ LogicalResult GpuKernelLowering::checkSupport() {
                               << getElementTypeName(type) << ", which "
                               << describeChip(target);
     if (!approximated)
-      diag << " does not implement (no polynomial approximates it and ";
+      diag << " does not implement (no polynomial approximates it and no "
+              "vendor device library is linked)";
     else
       diag << (approximateMath ? " implements only in f32, f16 and bf16"
                                : " implements only with approximate-math")
-           << " (";
-    diag << "no vendor device library is linked)";
+           << " (no vendor device library is linked)";
     return WalkResult::interrupt();
   });
   return failure(result.wasInterrupted());

@@ -411,9 +411,14 @@ Value emitIndexToElement(OpBuilder &b, Location loc, Value v, Type elem) {
 /// stored one byte per element (0 or 1), the layout of PhysicalLayout.h
 /// and of the runtime's buffers. An i1 memref would do for scalars, but
 /// LLVM packs vectors of i1 into bits, so `:v` loads would not read bytes.
+Type perfdojo::getStorageElementType(Type elementType) {
+  return isBoolType(elementType)
+             ? IntegerType::get(elementType.getContext(), 8)
+             : elementType;
+}
+
 Type perfdojo::getStorageElementType(BufferOp buffer) {
-  Type type = buffer.getElementType();
-  return isBoolType(type) ? IntegerType::get(type.getContext(), 8) : type;
+  return getStorageElementType(buffer.getElementType());
 }
 
 Storage &LeafEmitter::addStorage(BufferOp buffer, Attribute memorySpace) {
@@ -545,9 +550,7 @@ LeafEmitter::getOperandTypes(LeafOp leaf) {
   SmallVector<OperandType, 3> types;
   for (unsigned j = 0, e = leaf.getInputs().size(); j < e; ++j) {
     Type ir = getOperandType(leaf.getKind(), j, irTypeOf(out), compared);
-    Type storage =
-        isBoolType(ir) ? IntegerType::get(ir.getContext(), 8) : ir;
-    types.push_back({out.buffer ? ir : Type(), storage});
+    types.push_back({out.buffer ? ir : Type(), getStorageElementType(ir)});
   }
   return types;
 }

@@ -43,6 +43,7 @@ struct Storage {
 /// The element type a buffer is stored in: its own, except bool, which is
 /// stored one byte per element (0 or 1), the layout of PhysicalLayout.h
 /// and of the runtime's buffers.
+mlir::Type getStorageElementType(mlir::Type elementType);
 mlir::Type getStorageElementType(dojo::BufferOp buffer);
 
 /// Emits leaves (scalar, or as one vector operation in a `:v` scope) with

@@ -121,14 +121,6 @@ template <typename I> I truncDiv(I a, I b) {
   return static_cast<I>(a / b);
 }
 
-/// The integer operations: what `compute` has integer code for.
-constexpr bool hasIntegerCode(OpKind k) {
-  return k == OpKind::copy || k == OpKind::add || k == OpKind::sub ||
-         k == OpKind::mul || k == OpKind::div || k == OpKind::max ||
-         k == OpKind::min || k == OpKind::neg || k == OpKind::abs ||
-         k == OpKind::relu || k == OpKind::sign;
-}
-
 /// Whether the interpreter has code for `K` in `Tr`. What a kernel may ask
 /// is the verifier's (ElementTypes.h); this only keeps meaningless
 /// combinations from being instantiated.
@@ -137,7 +129,7 @@ template <typename Tr, OpKind K> constexpr bool hasCode() {
     return K == OpKind::copy || K == OpKind::mul || K == OpKind::max ||
            K == OpKind::min;
   else if constexpr (!Tr::isFloat)
-    return hasIntegerCode(K);
+    return !needsFloatType(K);
   else
     return true;
 }

@@ -1,8 +1,9 @@
 //===- Elementwise.h - elementwise ONNX operators as chains -----*- C++ -*-===//
 //
-// The shared form of elementwise operators (OnnxOperators.cpp,
-// OnnxLogicalOperators.cpp): numpy broadcasting, and a chain of leaves
-// that writes one output element by element.
+// The shared forms of elementwise operators and reductions
+// (OnnxOperators.cpp, OnnxLogicalOperators.cpp, ...): numpy broadcasting,
+// a chain of leaves that writes one output element by element, and a
+// reduction over marked dimensions.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_LIB_TARGET_ONNX_ELEMENTWISE_H
@@ -40,6 +41,15 @@ struct Step {
 /// Writes `steps` into `out` elementwise over its shape: each step's
 /// result replaces `out`'s element (steps after the first read it back).
 void emitChain(GraphBuilder &g, const GraphValue &out, llvm::ArrayRef<Step> steps);
+
+/// `out` = the reduction `reduce` of `contribution(x)` (copy, abs, exp,
+/// or mul: x * x) over the dimensions `reduced` marks, starting from
+/// `identity`; `out` keeps them as size 1 (`keep`) or drops them. Kept
+/// dimensions are the outer scopes, reduced ones the inner.
+void emitReduction(GraphBuilder &g, const GraphValue &x,
+                   llvm::ArrayRef<bool> reduced, bool keep,
+                   const GraphValue &out, dojo::OpKind contribution,
+                   dojo::ReduceKind reduce, double identity);
 
 } // namespace perfdojo::onnx
 

@@ -295,31 +295,10 @@ void lowerArgExtreme(GraphBuilder &g, const Node &node) {
               : g.defineOutput(node, 0, i64, outShape);
   if (!m || !reaches || !positions || !arg)
     return;
-  // The extreme: the axis innermost.
-  SmallVector<int64_t, 4> outer;
-  for (unsigned d = 0; d < x->rank(); ++d)
-    if (d != *axis)
-      outer.push_back(x->shape[d]);
-  auto indexWith = [&](Nest &nest, AffineExpr position, bool dropAxis) {
-    Index index;
-    unsigned next = 0;
-    for (unsigned d = 0; d < x->rank(); ++d) {
-      if (d != *axis)
-        index.push_back(nest.var(next++));
-      else if (!dropAxis)
-        index.push_back(position);
-    }
-    return index;
-  };
-  AffineExpr zero = getAffineConstantExpr(0, g.ctx);
-  g.emitNest(outer, [&](Nest &nest) {
-    nest.leaf(*m, indexWith(nest, zero, false), OpKind::copy,
-              {nest.constant(*identity)});
-    nest.enter(size);
-    AffineExpr a = nest.var(outer.size());
-    nest.leaf(*m, indexWith(nest, zero, false), OpKind::copy,
-              {nest.read(*x, indexWith(nest, a, false))}, extreme);
-  });
+  SmallVector<bool, 4> alongAxis(x->rank(), false);
+  alongAxis[*axis] = true;
+  emitReduction(g, *x, alongAxis, /*keep=*/true, *m, OpKind::copy, extreme,
+                *identity);
   emitChain(g, *reaches, {{OpKind::eq, {Operand::of(x), Operand::of(m)}}});
   // Positions that reach it, others past the end (or before the start).
   double outside = last ? -1 : double(size);
@@ -329,16 +308,8 @@ void lowerArgExtreme(GraphBuilder &g, const Node &node) {
               {nest.read(*reaches, index), nest.indexValue(index[*axis]),
                nest.constant(outside)});
   });
-  bool dropAxis = !hardmax && !keep;
-  g.emitNest(outer, [&](Nest &nest) {
-    Index out = indexWith(nest, zero, dropAxis);
-    nest.leaf(*arg, out, OpKind::copy, {nest.constant(outside)});
-    nest.enter(size);
-    AffineExpr a = nest.var(outer.size());
-    nest.leaf(*arg, out, OpKind::copy,
-              {nest.read(*positions, indexWith(nest, a, false))},
-              last ? ReduceKind::max : ReduceKind::min);
-  });
+  emitReduction(g, *positions, alongAxis, keep, *arg, OpKind::copy,
+                last ? ReduceKind::max : ReduceKind::min, outside);
   if (!hardmax)
     return;
   // Hardmax: 1 where the position is the first maximum's.
@@ -349,7 +320,7 @@ void lowerArgExtreme(GraphBuilder &g, const Node &node) {
   g.emitNest(x->shape, [&](Nest &nest) {
     Index index = nest.vars(x->rank());
     Index reduced(index);
-    reduced[*axis] = zero;
+    reduced[*axis] = getAffineConstantExpr(0, g.ctx);
     nest.leaf(*at, index, OpKind::eq,
               {nest.read(*arg, reduced), nest.indexValue(index[*axis])});
   });

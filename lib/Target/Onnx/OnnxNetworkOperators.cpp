@@ -672,11 +672,10 @@ void lowerMeanVarianceNormalization(GraphBuilder &g, const Node &node) {
       return g.invalid("MeanVarianceNormalization: axis out of range");
     reduced[*d] = true;
   }
-  SmallVector<int64_t, 4> statsShape, keptSizes, reducedSizes;
+  SmallVector<int64_t, 4> statsShape;
   int64_t count = 1;
   for (unsigned d = 0; d < x->rank(); ++d) {
     statsShape.push_back(reduced[d] ? 1 : x->shape[d]);
-    (reduced[d] ? reducedSizes : keptSizes).push_back(x->shape[d]);
     if (reduced[d])
       count *= x->shape[d];
   }
@@ -686,25 +685,11 @@ void lowerMeanVarianceNormalization(GraphBuilder &g, const Node &node) {
   const GraphValue *y = g.defineOutput(node, 0, x->type, x->shape);
   if (!mean || !spread || !squaredMean || !y)
     return;
-  // mean += x and spread += x * x over the reduced dimensions.
-  g.emitNest(keptSizes, [&](Nest &nest) {
-    Index stats, in(x->rank(), AffineExpr());
-    unsigned kept = 0, inner = 0;
-    for (unsigned d = 0; d < x->rank(); ++d)
-      stats.push_back(reduced[d] ? getAffineConstantExpr(0, g.ctx)
-                                 : nest.var(kept++));
-    nest.leaf(*mean, stats, OpKind::copy, {nest.constant(0)});
-    nest.leaf(*spread, stats, OpKind::copy, {nest.constant(0)});
-    for (int64_t size : reducedSizes)
-      nest.enter(size);
-    kept = 0;
-    for (unsigned d = 0; d < x->rank(); ++d)
-      in[d] = reduced[d] ? nest.var(keptSizes.size() + inner++)
-                         : nest.var(kept++);
-    Attribute element = nest.read(*x, in);
-    nest.leaf(*mean, stats, OpKind::copy, {element}, ReduceKind::add);
-    nest.leaf(*spread, stats, OpKind::mul, {element, element}, ReduceKind::add);
-  });
+  // The sums of x and of x * x over the reduced dimensions.
+  emitReduction(g, *x, reduced, /*keep=*/true, *mean, OpKind::copy,
+                ReduceKind::add, 0);
+  emitReduction(g, *x, reduced, /*keep=*/true, *spread, OpKind::mul,
+                ReduceKind::add, 0);
   auto prev = Operand::previous();
   auto c = Operand::number;
   emitChain(g, *mean, {{OpKind::div, {prev, c(count)}}});

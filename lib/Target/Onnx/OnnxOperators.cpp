@@ -67,6 +67,43 @@ void onnx::emitChain(GraphBuilder &g, const GraphValue &out,
   });
 }
 
+void onnx::emitReduction(GraphBuilder &g, const GraphValue &x,
+                         ArrayRef<bool> reduced, bool keep,
+                         const GraphValue &out, OpKind contribution,
+                         ReduceKind reduce, double identity) {
+  // Kept dimensions outside, reduced ones inside.
+  SmallVector<int64_t, 4> keptSizes, reducedSizes;
+  SmallVector<unsigned, 4> keptDims, reducedDims;
+  for (unsigned d = 0; d < x.rank(); ++d) {
+    (reduced[d] ? reducedDims : keptDims).push_back(d);
+    (reduced[d] ? reducedSizes : keptSizes).push_back(x.shape[d]);
+  }
+  g.emitNest(keptSizes, [&](Nest &nest) {
+    Index kept = nest.vars(keptSizes.size());
+    Index at;
+    unsigned next = 0;
+    for (unsigned d = 0; d < x.rank(); ++d) {
+      if (!reduced[d])
+        at.push_back(kept[next++]);
+      else if (keep)
+        at.push_back(getAffineConstantExpr(0, g.ctx));
+    }
+    nest.leaf(out, at, OpKind::copy, {nest.constant(identity)});
+    for (int64_t size : reducedSizes)
+      nest.enter(size);
+    Index in(x.rank(), AffineExpr());
+    for (auto [i, d] : llvm::enumerate(keptDims))
+      in[d] = kept[i];
+    for (auto [i, d] : llvm::enumerate(reducedDims))
+      in[d] = nest.var(keptSizes.size() + i);
+    Attribute element = nest.read(x, in);
+    SmallVector<Attribute, 2> inputs = {element};
+    if (contribution == OpKind::mul)
+      inputs.push_back(element);
+    nest.leaf(out, at, contribution, inputs, reduce);
+  });
+}
+
 namespace {
 
 /// Checks that `type` can take `kind` (a transcendental needs a float).
@@ -445,52 +482,23 @@ void lowerReduce(GraphBuilder &g, const Node &node) {
   if (!identity)
     return g.unsupported(op + ": the reduction's identity is no constant of " +
                          "the IR in this type");
-  // Kept dimensions outside, reduced ones inside.
-  SmallVector<int64_t, 4> outShape, keptSizes, reducedSizes;
-  SmallVector<unsigned, 4> keptDims, reducedDims;
+  SmallVector<int64_t, 4> outShape;
   int64_t count = 1;
   for (unsigned d = 0; d < x->rank(); ++d) {
-    if ((*reduced)[d]) {
-      reducedDims.push_back(d);
-      reducedSizes.push_back(x->shape[d]);
-      count *= x->shape[d];
-      if (keep)
-        outShape.push_back(1);
-    } else {
-      keptDims.push_back(d);
-      keptSizes.push_back(x->shape[d]);
+    if (!(*reduced)[d]) {
       outShape.push_back(x->shape[d]);
+      continue;
     }
+    count *= x->shape[d];
+    if (keep)
+      outShape.push_back(1);
   }
   if (finish == OpKind::div && !isFloatType(type))
     return g.unsupported("ReduceMean on integers");
   const GraphValue *y = g.defineOutput(node, 0, type, outShape);
   if (!y)
     return;
-  g.emitNest(keptSizes, [&](Nest &nest) {
-    Index kept = nest.vars(keptSizes.size());
-    Index out;
-    unsigned next = 0;
-    for (unsigned d = 0; d < x->rank(); ++d) {
-      if (!(*reduced)[d])
-        out.push_back(kept[next++]);
-      else if (keep)
-        out.push_back(getAffineConstantExpr(0, g.ctx));
-    }
-    nest.leaf(*y, out, OpKind::copy, {nest.constant(*identity)});
-    for (int64_t size : reducedSizes)
-      nest.enter(size);
-    Index in(x->rank(), AffineExpr());
-    for (auto [i, d] : llvm::enumerate(keptDims))
-      in[d] = kept[i];
-    for (auto [i, d] : llvm::enumerate(reducedDims))
-      in[d] = nest.var(keptSizes.size() + i);
-    Attribute element = nest.read(*x, in);
-    SmallVector<Attribute, 2> inputs = {element};
-    if (contribution == OpKind::mul)
-      inputs.push_back(element);
-    nest.leaf(*y, out, contribution, inputs, reduce);
-  });
+  emitReduction(g, *x, *reduced, keep, *y, contribution, reduce, *identity);
   if (finish) {
     Step step{*finish, {Operand::previous()}};
     if (*finish == OpKind::div)

@@ -145,37 +145,6 @@ bool perfdojo::isConversionStatement(OpKind kind, ReduceKind reduce) {
   return kind == OpKind::copy && reduce == ReduceKind::none;
 }
 
-bool perfdojo::isTranscendental(OpKind kind) {
-  switch (kind) {
-  case OpKind::exp:
-  case OpKind::log:
-  case OpKind::sqrt:
-  case OpKind::rsqrt:
-  case OpKind::tanh:
-  case OpKind::sigmoid:
-  case OpKind::sin:
-  case OpKind::cos:
-  case OpKind::tan:
-  case OpKind::asin:
-  case OpKind::acos:
-  case OpKind::atan:
-  case OpKind::sinh:
-  case OpKind::cosh:
-  case OpKind::asinh:
-  case OpKind::acosh:
-  case OpKind::atanh:
-  case OpKind::erf:
-    return true;
-  default:
-    return false;
-  }
-}
-
-bool perfdojo::needsFloatType(OpKind kind) {
-  return isTranscendental(kind) || kind == OpKind::floor ||
-         kind == OpKind::ceil || kind == OpKind::round;
-}
-
 std::optional<std::string> perfdojo::findConstantViolation(double value,
                                                            Type type,
                                                            OpKind kind,

@@ -43,11 +43,40 @@ mlir::Type lookupElementType(llvm::StringRef name, mlir::MLIRContext *ctx);
 
 /// Whether `kind` is a transcendental function (exp, log, sqrt, rsqrt,
 /// tanh, sigmoid, the trigonometric and hyperbolic functions and their
-/// inverses, erf).
-bool isTranscendental(dojo::OpKind kind);
+/// inverses, erf). Constexpr: the interpreter instantiates its typed loops
+/// by it.
+constexpr bool isTranscendental(dojo::OpKind kind) {
+  using dojo::OpKind;
+  switch (kind) {
+  case OpKind::exp:
+  case OpKind::log:
+  case OpKind::sqrt:
+  case OpKind::rsqrt:
+  case OpKind::tanh:
+  case OpKind::sigmoid:
+  case OpKind::sin:
+  case OpKind::cos:
+  case OpKind::tan:
+  case OpKind::asin:
+  case OpKind::acos:
+  case OpKind::atan:
+  case OpKind::sinh:
+  case OpKind::cosh:
+  case OpKind::asinh:
+  case OpKind::acosh:
+  case OpKind::atanh:
+  case OpKind::erf:
+    return true;
+  default:
+    return false;
+  }
+}
 /// Whether `kind` is defined on floating-point element types only: the
 /// transcendental functions and the roundings floor, ceil and round.
-bool needsFloatType(dojo::OpKind kind);
+constexpr bool needsFloatType(dojo::OpKind kind) {
+  return isTranscendental(kind) || kind == dojo::OpKind::floor ||
+         kind == dojo::OpKind::ceil || kind == dojo::OpKind::round;
+}
 
 /// Whether `kind` is a comparison (eq, ne, lt, le, gt, ge): two operands
 /// of one type, the compared type, and a bool result.
