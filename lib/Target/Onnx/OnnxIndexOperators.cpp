@@ -49,8 +49,8 @@ void lowerTriangle(GraphBuilder &g, const Node &node) {
   if (!x)
     return;
   if (x->rank() < 2 || (op == "EyeLike" && x->rank() != 2))
-    return g.invalid(op + " needs a " +
-                     (op == "EyeLike" ? "2-D" : "at least 2-D") + " input");
+    return g.invalid(op + " needs an input of " +
+                     (op == "EyeLike" ? "2" : "at least 2") + " dimensions");
   int64_t k;
   Type type = x->type;
   OpKind kind = OpKind::eq;
