@@ -11,6 +11,11 @@ and prints the table: per budget and strategy, the geometric mean over the
 test kernels of the median over seeds, with the spread (min..max over
 seeds of the geomean).
 
+A strategy `perfllm-EMBEDDING` is the agent seeing programs through another
+embedding (`perfllm-minilm`: the all-MiniLM-L6-v2 sentence embedding of
+their lines), trained the same way with its own model, for the comparison
+of embeddings.
+
 Speedups at a budget prefix are the search's own times (a few repetitions
 each, under whatever load there was); the full budget's best is also
 re-timed back to back with the original in each search's final selection
@@ -78,18 +83,31 @@ def geomean(values):
     return math.exp(sum(map(math.log, values)) / len(values)) if values else 0
 
 
+def embedding_of(strategy):
+    """The embedding of a perfllm strategy label, None for the others."""
+    if strategy == "perfllm":
+        return "features"
+    if strategy.startswith("perfllm-"):
+        return strategy[len("perfllm-"):]
+    return None
+
+
 def search(tools, kernel, strategy, budget, seed, model, out, args, log):
+    embedding = embedding_of(strategy)
     command = [str(tools / "perfdojo-search"), str(kernel),
-               f"--strategy={strategy}", f"--seed={seed}",
+               "--strategy=" + ("perfllm" if embedding else strategy),
+               f"--seed={seed}",
                f"--threads={args.threads}", f"--reps={args.reps}",
                "--plot=false", "--torch=false", "--best-path=false",
                f"--out={out}"]
     if strategy != "heuristic":
         command.append(f"--budget-evals={budget}")
-    if strategy == "perfllm":
+    if embedding:
         command.append(f"--episode-steps={args.episode_steps}")
         if model:
             command.append(f"--model={model}")
+        else:
+            command.append(f"--embedding={embedding}")
     if args.cache:
         command.append(f"--cache={args.cache}")
     run(command, log)
@@ -131,12 +149,15 @@ def main():
     parser.add_argument("--train", default=",".join(TRAIN))
     parser.add_argument("--test", default=",".join(TEST))
     parser.add_argument("--model", default="",
-                        help="a trained model (skips training)")
+                        help="a trained model for perfllm (skips its "
+                        "training)")
     parser.add_argument("--train-seconds", type=float, default=3600)
     parser.add_argument("--train-episodes", type=int, default=0)
     parser.add_argument("--budgets", default="25,50,100,200")
     parser.add_argument("--seeds", type=int, default=5)
-    parser.add_argument("--strategies", default="perfllm,random,anneal")
+    parser.add_argument("--strategies", default="perfllm,random,anneal",
+                        help="perfllm-EMBEDDING (perfllm-minilm) plays a "
+                        "model trained with that embedding")
     parser.add_argument("--episode-steps", type=int, default=30)
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--reps", type=int, default=5)
@@ -158,23 +179,33 @@ def main():
         if not path.exists():
             sys.exit(f"agent-evaluation: no kernel {path}")
 
-    model, training = args.model, {}
-    if not model and "perfllm" in strategies:
-        model = str(out / "agent.pt")
+    # One model per perfllm strategy, each trained with its embedding.
+    models, training = {}, {}
+    for strategy in strategies:
+        embedding = embedding_of(strategy)
+        if not embedding:
+            continue
+        if strategy == "perfllm" and args.model:
+            models[strategy] = args.model
+            continue
+        model = str(out / ("agent.pt" if embedding == "features"
+                           else f"agent-{embedding}.pt"))
         budget = []
         if args.train_seconds:
             budget.append(f"--budget-seconds={args.train_seconds}")
         if args.train_episodes:
             budget.append(f"--episodes={args.train_episodes}")
         start = time.monotonic()
-        print(f"training on {len(train)} kernel(s)...", flush=True)
+        print(f"training {strategy} on {len(train)} kernel(s)...", flush=True)
         run([str(tools / "perfdojo-train"), *map(str, train), "-o", model,
+             f"--embedding={embedding}",
              f"--episode-steps={args.episode_steps}",
              f"--threads={args.threads}", f"--reps={args.reps}", *budget]
             + ([f"--cache={args.cache}"] if args.cache else []), log)
         with open(model + ".state.json") as f:
-            training = json.load(f)
-        training["wall_seconds"] = time.monotonic() - start
+            training[strategy] = json.load(f)
+        training[strategy]["wall_seconds"] = time.monotonic() - start
+        models[strategy] = model
 
     runs, heuristic = [], {}
     for kernel in test:
@@ -189,7 +220,7 @@ def main():
                 print(f"{kernel.stem}: {strategy}, seed {seed}...",
                       flush=True)
                 report = search(tools, kernel, strategy, budgets[-1], seed,
-                                model, where, args, log)
+                                models.get(strategy, ""), where, args, log)
                 final = (report["naive_time_s"] / report["best_time_s"]
                          if report.get("best_time_s") else 0.0)
                 runs.append({"kernel": kernel.stem, "strategy": strategy,

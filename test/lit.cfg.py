@@ -56,6 +56,14 @@ if os.path.isdir(onnx_node_tests):
 if getattr(config, "perfdojo_enable_torch", False):
     config.available_features.add("torch")
     tools += ["perfdojo-run-torch", "perfdojo-train"]
+    # The all-MiniLM-L6-v2 files (scripts/install-deps.sh puts them in the
+    # project's venv): tests of the language-model embedding.
+    minilm_dir = os.environ.get("PERFDOJO_MINILM_DIR",
+                                getattr(config, "perfdojo_minilm_dir", ""))
+    if minilm_dir and os.path.isfile(os.path.join(minilm_dir,
+                                                  "model.safetensors")):
+        config.available_features.add("minilm")
+    llvm_config.with_system_environment(["PERFDOJO_MINILM_DIR"])
 # The worker's full path, for tests that wrap it (test/Search/isolation.test).
 config.substitutions.append(
     ("%search-worker", os.path.join(config.perfdojo_tools_dir, "perfdojo-run")))

@@ -47,7 +47,7 @@ static torch::Tensor toTensor(const std::vector<float> &row) {
 }
 
 static llvm::Expected<Observation> observe(Game &game,
-                                           ProgramFeatureCache *cache) {
+                                           ProgramEmbeddingCache *cache) {
   Observation o;
   std::string text = game.print();
   o.state = toTensor(cache ? cache->get(game.getKernel(), text)
@@ -65,7 +65,7 @@ static llvm::Expected<Observation> observe(Game &game,
 llvm::Expected<EpisodeResult>
 agent::playEpisode(MaxQAgent &agent, Game &game, ProgramCosts &costs,
                    const EpisodeOptions &options,
-                   ProgramFeatureCache *features) {
+                   ProgramEmbeddingCache *features) {
   size_t start = game.history().size();
   std::optional<double> original = costs.getSeconds(game);
   if (!original)

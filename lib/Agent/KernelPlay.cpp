@@ -9,7 +9,7 @@ using namespace perfdojo::agent;
 
 KernelPlay::KernelPlay(dojo::KernelOp kernel, const MoveOptions &options,
                        CostModel &model, double originalSeconds,
-                       double maxWorkRatio)
+                       double maxWorkRatio, ProgramEmbedding &embedding)
     : kernel(kernel), game(kernel, options), model(model),
       originalSeconds(originalSeconds), maxWorkRatio(maxWorkRatio),
       originalWork(countWork(kernel).leafEvaluations),
@@ -28,7 +28,8 @@ KernelPlay::KernelPlay(dojo::KernelOp kernel, const MoveOptions &options,
                                               torch::tensor(programFeatures));
         return ProgramCost(this->originalSeconds / estimate,
                            /*estimate=*/true);
-      }) {
+      }),
+      features(embedding) {
   originalFeatures = torch::tensor(features.get(kernel, game.print()));
   measured[game.print()] = 1;
 }

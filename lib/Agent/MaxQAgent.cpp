@@ -22,9 +22,16 @@ static llvm::StringRef stringifyTarget(BellmanTarget target) {
   return target == BellmanTarget::Max ? "max" : "ordinary";
 }
 
+void AgentOptions::setEmbedding(const ProgramEmbedding &e) {
+  features = e.getSize();
+  embedding = e.getName().str();
+  embeddingVersion = e.getVersion();
+}
+
 llvm::json::Value agent::toJSON(const AgentOptions &o) {
   return llvm::json::Object{
       {"features", o.features},
+      {"embedding", o.embedding},
       {"hidden", o.hidden},
       {"gamma", o.gamma},
       {"target", stringifyTarget(o.target)},
@@ -50,6 +57,9 @@ bool agent::fromJSON(const llvm::json::Value &value, AgentOptions &o,
       !map.map("replay_capacity", o.replayCapacity) ||
       !map.map("target_sync", o.targetSync) ||
       !map.map("max_successors", o.maxSuccessors) || !map.map("seed", seed))
+    return false;
+  // Models saved before the embedding was recorded used the features.
+  if (!map.mapOptional("embedding", o.embedding))
     return false;
   o.seed = seed;
   if (target != "max" && target != "ordinary") {
@@ -289,7 +299,7 @@ llvm::Error MaxQAgent::save(llvm::StringRef path) {
   }
   llvm::json::Object meta{
       {"format", "perfdojo-maxq-agent"},
-      {"feature_version", kProgramFeatureVersion},
+      {"feature_version", options.embeddingVersion},
       {"options", toJSON(options)},
       {"learn_steps", int64_t(learnSteps)},
   };
@@ -299,8 +309,7 @@ llvm::Error MaxQAgent::save(llvm::StringRef path) {
   return writeFile((path + ".json").str(), text);
 }
 
-llvm::Expected<std::unique_ptr<MaxQAgent>>
-MaxQAgent::load(llvm::StringRef path, int64_t features) {
+llvm::Expected<AgentOptions> MaxQAgent::readOptions(llvm::StringRef path) {
   std::string metaPath = (path + ".json").str();
   llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
       llvm::MemoryBuffer::getFile(metaPath);
@@ -316,13 +325,6 @@ MaxQAgent::load(llvm::StringRef path, int64_t features) {
   if (!object || object->getString("format") != "perfdojo-maxq-agent")
     return llvm::createStringError("'" + metaPath +
                                    "' is no PerfDojo agent description");
-  std::optional<int64_t> version = object->getInteger("feature_version");
-  if (version != kProgramFeatureVersion)
-    return llvm::createStringError(
-        "'" + path + "' was trained on program features of version " +
-        (version ? std::to_string(*version) : std::string("?")) +
-        "; this PerfDojo computes version " +
-        std::to_string(kProgramFeatureVersion) + ": train it again");
   AgentOptions options;
   llvm::json::Path::Root root("options");
   const llvm::json::Value *optionsValue = object->get("options");
@@ -330,10 +332,34 @@ MaxQAgent::load(llvm::StringRef path, int64_t features) {
     return llvm::createStringError("'" + metaPath +
                                    "': malformed options: " +
                                    llvm::toString(root.getError()));
-  if (features > 0 && options.features != features)
+  std::optional<int64_t> version = object->getInteger("feature_version");
+  if (!version)
+    return llvm::createStringError("'" + metaPath +
+                                   "' records no feature version");
+  options.embeddingVersion = *version;
+  return options;
+}
+
+llvm::Expected<std::unique_ptr<MaxQAgent>>
+MaxQAgent::load(llvm::StringRef path, const ProgramEmbedding *embedding) {
+  llvm::Expected<AgentOptions> read = readOptions(path);
+  if (!read)
+    return read.takeError();
+  AgentOptions &options = *read;
+  if (embedding && options.embedding != embedding->getName())
+    return llvm::createStringError(
+        "'" + path + "' was trained on the '" + options.embedding +
+        "' embedding, not '" + embedding->getName() + "'");
+  if (embedding && options.embeddingVersion != embedding->getVersion())
+    return llvm::createStringError(
+        "'" + path + "' was trained on " + options.embedding +
+        " of version " + std::to_string(options.embeddingVersion) +
+        "; this PerfDojo computes version " +
+        std::to_string(embedding->getVersion()) + ": train it again");
+  if (embedding && options.features != int64_t(embedding->getSize()))
     return llvm::createStringError(
         "'" + path + "' takes " + std::to_string(options.features) +
-        " features per state, not " + std::to_string(features));
+        " features per state, not " + std::to_string(embedding->getSize()));
   auto agent = std::make_unique<MaxQAgent>(options);
   try {
     torch::serialize::InputArchive archive, onlineArchive, targetArchive,

@@ -2,6 +2,7 @@
 
 #include "perfdojo/Agent/PerfLLM.h"
 #include "perfdojo/Agent/KernelPlay.h"
+#include "perfdojo/Agent/LanguageModelEmbedding.h"
 #include "perfdojo/Search/ProgramFeatures.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -9,18 +10,58 @@
 using namespace perfdojo;
 using namespace perfdojo::agent;
 
-llvm::Error agent::checkModel(llvm::StringRef path) {
+namespace {
+/// What a search plays with: the embedding and the agent.
+struct Player {
+  std::unique_ptr<ProgramEmbedding> embedding;
+  std::unique_ptr<MaxQAgent> agent;
+};
+} // namespace
+
+static AgentOptions getOnlineOptions(const ProgramEmbedding &embedding,
+                                     uint64_t seed);
+
+/// The embedding `options` name (or the model's own) and the agent: the
+/// model's, or a new one to learn online seeded with `seed`.
+static llvm::Expected<Player> createPlayer(const PerfLLMOptions &options,
+                                           uint64_t seed) {
+  std::string name = options.embedding;
+  if (name.empty() && !options.model.empty()) {
+    llvm::Expected<AgentOptions> saved = MaxQAgent::readOptions(options.model);
+    if (!saved)
+      return saved.takeError();
+    name = saved->embedding;
+  }
+  llvm::Expected<std::unique_ptr<ProgramEmbedding>> embedding =
+      createProgramEmbedding(name.empty() ? "features" : name,
+                             options.embeddingModel);
+  if (!embedding)
+    return embedding.takeError();
+  Player player{std::move(*embedding), nullptr};
+  if (options.model.empty()) {
+    player.agent = std::make_unique<MaxQAgent>(
+        getOnlineOptions(*player.embedding, seed));
+    return player;
+  }
   llvm::Expected<std::unique_ptr<MaxQAgent>> loaded =
-      MaxQAgent::load(path, getProgramFeatureSize());
+      MaxQAgent::load(options.model, player.embedding.get());
   if (!loaded)
     return loaded.takeError();
-  return llvm::Error::success();
+  player.agent = std::move(*loaded);
+  player.agent->getRandom().seed(seed);
+  return player;
+}
+
+llvm::Error agent::checkOptions(const PerfLLMOptions &options) {
+  llvm::Expected<Player> player = createPlayer(options, 0);
+  return player ? llvm::Error::success() : player.takeError();
 }
 
 /// The agent of a search that learns online: sized for one kernel.
-static AgentOptions getOnlineOptions(uint64_t seed) {
+static AgentOptions getOnlineOptions(const ProgramEmbedding &embedding,
+                                     uint64_t seed) {
   AgentOptions options;
-  options.features = getProgramFeatureSize();
+  options.setEmbedding(embedding);
   options.hidden = 128;
   options.gamma = 0.97;
   options.targetSync = 100;
@@ -50,26 +91,19 @@ void PerfLLMStrategy::run(SearchContext &search) {
   if (!original || !original->ok())
     return;
   uint64_t seed = search.getRandom()();
-  std::unique_ptr<MaxQAgent> agent;
   bool learn = options.model.empty();
-  if (learn) {
-    agent = std::make_unique<MaxQAgent>(getOnlineOptions(seed));
-  } else {
-    llvm::Expected<std::unique_ptr<MaxQAgent>> loaded =
-        MaxQAgent::load(options.model, getProgramFeatureSize());
-    if (!loaded) {
-      // Drivers check the model first (checkModel); say so if it changed.
-      llvm::errs() << "perfllm: " << llvm::toString(loaded.takeError())
-                   << "\n";
-      return;
-    }
-    agent = std::move(*loaded);
-    agent->getRandom().seed(seed);
+  llvm::Expected<Player> player = createPlayer(options, seed);
+  if (!player) {
+    // Drivers check the options first (checkOptions); say so if the model
+    // changed since.
+    llvm::errs() << "perfllm: " << llvm::toString(player.takeError()) << "\n";
+    return;
   }
-
-  CostModel model(getProgramFeatureSize(), 128, seed);
+  MaxQAgent *agent = player->agent.get();
+  CostModel model(player->embedding->getSize(), 128, seed);
   KernelPlay play(search.getOriginal(), search.getMoveOptions(), model,
-                  original->seconds, options.maxWorkRatio);
+                  original->seconds, options.maxWorkRatio,
+                  *player->embedding);
   KernelPlay::Measure measure = [&](llvm::ArrayRef<MoveRequest> moves) {
     return search.evaluate(moves);
   };

@@ -358,39 +358,38 @@ std::vector<float> perfdojo::computeProgramFeatures(KernelOp kernel,
   return values;
 }
 
-const std::vector<float> &
-ProgramFeatureCache::get(dojo::KernelOp kernel, llvm::StringRef text) {
-  auto [it, inserted] = features.try_emplace(
-      llvm::xxh3_64bits(llvm::arrayRefFromStringRef(text)));
-  if (inserted)
-    it->second = computeProgramFeatures(kernel, text);
-  else
-    ++hits;
-  return it->second;
-}
-
 llvm::Expected<std::vector<std::vector<float>>>
 perfdojo::computeSuccessorFeatures(Game &game,
                                    llvm::ArrayRef<MoveRequest> moves,
-                                   ProgramFeatureCache *cache) {
+                                   ProgramEmbeddingCache *cache) {
+  bool batch = cache && cache->getEmbedding().readsTextOnly();
   std::vector<std::vector<float>> rows;
+  std::vector<std::string> texts;
   rows.reserve(moves.size());
   for (const MoveRequest &move : moves) {
     if (llvm::Error error = game.apply(move))
       return std::move(error);
     std::string text = game.print();
-    rows.push_back(cache ? cache->get(game.getKernel(), text)
-                         : computeProgramFeatures(game.getKernel(), text));
+    if (batch)
+      texts.push_back(std::move(text));
+    else
+      rows.push_back(cache ? cache->get(game.getKernel(), text)
+                           : computeProgramFeatures(game.getKernel(), text));
     // The inverse of a move just applied is legal by construction.
     if (!game.undo())
       return llvm::createStringError("cannot undo '" + move.str() + "'");
+  }
+  if (batch) {
+    cache->prefetch(texts);
+    for (const std::string &text : texts)
+      rows.push_back(cache->get(nullptr, text));
   }
   return rows;
 }
 
 std::vector<std::vector<float>> perfdojo::computeAppliedSuccessorFeatures(
     Game &game, llvm::SmallVectorImpl<MoveRequest> &moves,
-    std::vector<std::string> &refused, ProgramFeatureCache *cache) {
+    std::vector<std::string> &refused, ProgramEmbeddingCache *cache) {
   llvm::Expected<std::vector<std::vector<float>>> rows =
       computeSuccessorFeatures(game, moves, cache);
   if (rows)

@@ -61,6 +61,18 @@ static cl::opt<std::string> modelPath(
 static cl::opt<unsigned> episodeSteps(
     "episode-steps", cl::init(30),
     cl::desc("perfllm: moves per episode"), cl::cat(searchCategory));
+static cl::opt<std::string> embeddingName(
+    "embedding", cl::init(""),
+    cl::desc("perfllm: how the agent sees a program: features (the "
+             "program features) or minilm (the all-MiniLM-L6-v2 sentence "
+             "embedding of its text); default: the model's own, else "
+             "features"),
+    cl::cat(searchCategory));
+static cl::opt<std::string> embeddingModel(
+    "embedding-model", cl::init(""),
+    cl::desc("perfllm: the all-MiniLM-L6-v2 model directory (default: "
+             "$PERFDOJO_MINILM_DIR, else the one in the project's .venv)"),
+    cl::cat(searchCategory));
 static cl::opt<std::string> targetName(
     "target", cl::init("cpu"),
     cl::desc("What the kernel is optimized for: cpu (this machine, default), "
@@ -309,10 +321,12 @@ static int toolMain(int argc, char **argv) {
   perfllm.model = modelPath;
   perfllm.maxSteps = std::max(1u, episodeSteps.getValue());
   perfllm.maxWorkRatio = maxWorkRatio;
+  perfllm.embedding = embeddingName;
+  perfllm.embeddingModel = embeddingModel;
   agent::registerPerfLLMStrategy(perfllm);
-  if (strategyName == "perfllm" && !modelPath.empty())
-    if (llvm::Error error = agent::checkModel(modelPath)) {
-      llvm::errs() << "perfdojo-search: --model: "
+  if (strategyName == "perfllm")
+    if (llvm::Error error = agent::checkOptions(perfllm)) {
+      llvm::errs() << "perfdojo-search: perfllm: "
                    << llvm::toString(std::move(error)) << "\n";
       return 1;
     }

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Agent/KernelPlay.h"
+#include "perfdojo/Agent/LanguageModelEmbedding.h"
 #include "perfdojo/Search/ProgramFeatures.h"
 #include "perfdojo/Support/FileIO.h"
 #include "perfdojo/Support/LargeStack.h"
@@ -73,6 +74,17 @@ static cl::opt<unsigned> hidden("hidden", cl::init(256),
 static cl::opt<double> discount("gamma", cl::init(0.99),
                              cl::desc("Discount of the max-Bellman target"),
                              cl::cat(trainCategory));
+static cl::opt<std::string> embeddingName(
+    "embedding", cl::init("features"),
+    cl::desc("How the agent sees a program: features (the program "
+             "features, default) or minilm (the all-MiniLM-L6-v2 sentence "
+             "embedding of its text); --resume takes the model's own"),
+    cl::cat(trainCategory));
+static cl::opt<std::string> embeddingModel(
+    "embedding-model", cl::init(""),
+    cl::desc("The all-MiniLM-L6-v2 model directory (default: "
+             "$PERFDOJO_MINILM_DIR, else the one in the project's .venv)"),
+    cl::cat(trainCategory));
 static cl::opt<uint64_t> seed("seed", cl::init(0),
                               cl::desc("Seed of the agent and its play"),
                               cl::cat(trainCategory));
@@ -167,6 +179,15 @@ static int toolMain(int argc, char **argv) {
                     "--budget-evals and/or --episodes)\n";
     return 1;
   }
+  // The model's folder exists before hours of training, not after.
+  llvm::StringRef outDir = llvm::sys::path::parent_path(outPath);
+  if (std::error_code ec = outDir.empty()
+                               ? std::error_code()
+                               : llvm::sys::fs::create_directories(outDir)) {
+    llvm::errs() << "perfdojo-train: -o: cannot create '" << outDir
+                 << "': " << ec.message() << "\n";
+    return 1;
+  }
   torch::set_num_threads(1);
   std::string self = llvm::sys::fs::getMainExecutable(
       argv[0], reinterpret_cast<void *>(&anchor));
@@ -191,14 +212,31 @@ static int toolMain(int argc, char **argv) {
     return 1;
   }
 
+  // The embedding: the option's, or on --resume the model's own unless
+  // the option names one.
+  std::string embeddingToUse = embeddingName;
+  if (resume && !embeddingName.getNumOccurrences()) {
+    if (llvm::Expected<AgentOptions> saved = MaxQAgent::readOptions(outPath))
+      embeddingToUse = saved->embedding;
+    else
+      llvm::consumeError(saved.takeError()); // load() below says why.
+  }
+  llvm::Expected<std::unique_ptr<ProgramEmbedding>> embedding =
+      createProgramEmbedding(embeddingToUse, embeddingModel);
+  if (!embedding) {
+    llvm::errs() << "perfdojo-train: --embedding: "
+                 << llvm::toString(embedding.takeError()) << "\n";
+    return 1;
+  }
+
   // The agent and its cost model: new, or where a training stopped.
-  int64_t features = getProgramFeatureSize();
+  int64_t features = (*embedding)->getSize();
   TrainingState state;
   std::unique_ptr<MaxQAgent> agent;
   CostModel model(features, 128, seed);
   if (resume) {
     llvm::Expected<std::unique_ptr<MaxQAgent>> loaded =
-        MaxQAgent::load(outPath, features);
+        MaxQAgent::load(outPath, embedding->get());
     llvm::Expected<TrainingState> saved = loadState();
     llvm::Error modelError = model.load(outPath + ".cost");
     if (!loaded || !saved || modelError) {
@@ -215,7 +253,7 @@ static int toolMain(int argc, char **argv) {
     agent->getRandom().seed(seed + state.episodes);
   } else {
     AgentOptions agentOptions;
-    agentOptions.features = features;
+    agentOptions.setEmbedding(**embedding);
     agentOptions.hidden = hidden;
     agentOptions.gamma = discount;
     agentOptions.seed = seed;
@@ -239,7 +277,7 @@ static int toolMain(int argc, char **argv) {
     }
     k->play = std::make_unique<KernelPlay>(k->kernel, options.moves, model,
                                            original.seconds,
-                                           options.maxWorkRatio);
+                                           options.maxWorkRatio, **embedding);
     kernels.push_back(std::move(k));
   }
 

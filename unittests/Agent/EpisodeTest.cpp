@@ -32,7 +32,7 @@ struct Softmax {
 
 AgentOptions smallAgent(uint64_t seed) {
   AgentOptions options;
-  options.features = getProgramFeatureSize();
+  options.setEmbedding(getProgramFeatureEmbedding());
   options.hidden = 64;
   options.gamma = 0.95;
   options.batch = 16;

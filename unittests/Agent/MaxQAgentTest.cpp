@@ -158,9 +158,25 @@ TEST(DuelingQNetwork, AdvantagesAreCenteredOverEachStatesOwnActions) {
                               1e-5, 1e-6));
 }
 
+/// A stand-in embedding of 8 values, for the refusals of load.
+struct TestEmbedding : ProgramEmbedding {
+  TestEmbedding(llvm::StringRef name, int64_t version, size_t size)
+      : name(name), version(version), size(size) {}
+  llvm::StringRef getName() const override { return name; }
+  int64_t getVersion() const override { return version; }
+  size_t getSize() const override { return size; }
+  std::vector<float> embed(dojo::KernelOp, llvm::StringRef) override {
+    return std::vector<float>(size);
+  }
+  std::string name;
+  int64_t version;
+  size_t size;
+};
+
 TEST(MaxQAgent, SavesAndLoadsExactly) {
+  TestEmbedding embedding("test", 3, 8);
   AgentOptions options;
-  options.features = 8;
+  options.setEmbedding(embedding);
   options.hidden = 16;
   options.batch = 4;
   options.seed = 3;
@@ -181,7 +197,7 @@ TEST(MaxQAgent, SavesAndLoadsExactly) {
   std::string path = (dir + "/model.pt").str();
   ASSERT_FALSE(llvm::errorToBool(agent.save(path)));
 
-  auto loaded = MaxQAgent::load(path, 8);
+  auto loaded = MaxQAgent::load(path, &embedding);
   ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
   EXPECT_EQ((*loaded)->getLearnSteps(), 1u);
   EXPECT_EQ((*loaded)->getOptions().target, BellmanTarget::Ordinary);
@@ -190,10 +206,27 @@ TEST(MaxQAgent, SavesAndLoadsExactly) {
   EXPECT_TRUE(torch::equal(agent.evaluate(s, succ),
                            (*loaded)->evaluate(s, succ)));
 
-  // Another feature size, another feature version: refused with a reason.
-  auto wrongSize = MaxQAgent::load(path, 9);
+  EXPECT_EQ((*loaded)->getOptions().embedding, "test");
+  llvm::Expected<AgentOptions> saved = MaxQAgent::readOptions(path);
+  ASSERT_TRUE(bool(saved)) << llvm::toString(saved.takeError());
+  EXPECT_EQ(saved->embeddingVersion, 3);
+
+  // Another embedding, size or version: refused with a reason.
+  TestEmbedding other("features", 3, 8), wider("test", 3, 9),
+      newer("test", 4, 8);
+  auto wrongName = MaxQAgent::load(path, &other);
+  ASSERT_FALSE(bool(wrongName));
+  EXPECT_NE(llvm::toString(wrongName.takeError())
+                .find("trained on the 'test' embedding, not 'features'"),
+            std::string::npos);
+  auto wrongSize = MaxQAgent::load(path, &wider);
   ASSERT_FALSE(bool(wrongSize));
   EXPECT_NE(llvm::toString(wrongSize.takeError()).find("takes 8 features"),
+            std::string::npos);
+  auto wrongVersion = MaxQAgent::load(path, &newer);
+  ASSERT_FALSE(bool(wrongVersion));
+  EXPECT_NE(llvm::toString(wrongVersion.takeError())
+                .find("test of version 3; this PerfDojo computes version 4"),
             std::string::npos);
   {
     auto text = llvm::MemoryBuffer::getFile(path + ".json");
@@ -201,13 +234,13 @@ TEST(MaxQAgent, SavesAndLoadsExactly) {
     std::string edited = (*text)->getBuffer().str();
     size_t at = edited.find("\"feature_version\": ");
     ASSERT_NE(at, std::string::npos);
-    edited.replace(at, std::string("\"feature_version\": 1").size(),
+    edited.replace(at, std::string("\"feature_version\": 3").size(),
                    "\"feature_version\": 0");
     std::error_code ec;
     llvm::raw_fd_ostream out(path + ".json", ec);
     out << edited;
   }
-  auto oldVersion = MaxQAgent::load(path);
+  auto oldVersion = MaxQAgent::load(path, &embedding);
   ASSERT_FALSE(bool(oldVersion));
   EXPECT_NE(llvm::toString(oldVersion.takeError()).find("version 0"),
             std::string::npos);

@@ -162,7 +162,7 @@ TEST(ProgramFeatures, SuccessorsThroughTheCacheAreTheSameAndComputedOnce) {
   llvm::SmallVector<MoveRequest> legal = game.legalMoves();
   auto plain = computeSuccessorFeatures(game, legal);
   ASSERT_TRUE(bool(plain));
-  ProgramFeatureCache cache;
+  ProgramEmbeddingCache cache;
   auto cached = computeSuccessorFeatures(game, legal, &cache);
   ASSERT_TRUE(bool(cached));
   EXPECT_EQ(*plain, *cached);

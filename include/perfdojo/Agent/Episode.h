@@ -99,7 +99,7 @@ struct EpisodeResult {
 llvm::Expected<EpisodeResult>
 playEpisode(MaxQAgent &agent, Game &game, ProgramCosts &costs,
             const EpisodeOptions &options,
-            ProgramFeatureCache *features = nullptr);
+            ProgramEmbeddingCache *features = nullptr);
 
 } // namespace perfdojo::agent
 

@@ -22,14 +22,16 @@ public:
   /// original's measured time. `model` estimates the unmeasured programs;
   /// those the evaluator would prune for their work (`maxWorkRatio`,
   /// exceedsWorkRatio) do not run, without an estimate or a measurement.
+  /// The agent and the model see programs through `embedding`.
   KernelPlay(dojo::KernelOp kernel, const MoveOptions &options,
              CostModel &model, double originalSeconds,
-             double maxWorkRatio = EvaluatorOptions().maxWorkRatio);
+             double maxWorkRatio = EvaluatorOptions().maxWorkRatio,
+             ProgramEmbedding &embedding = getProgramFeatureEmbedding());
 
   Game &getGame() { return game; }
   ProgramCosts &getCosts() { return costs; }
-  /// The features of the programs played so far.
-  ProgramFeatureCache &getFeatures() { return features; }
+  /// The embeddings of the programs played so far.
+  ProgramEmbeddingCache &getFeatures() { return features; }
   dojo::KernelOp getKernel() { return kernel; }
   /// Programs measured (the original included).
   size_t getMeasured() const { return measured.size(); }
@@ -58,7 +60,7 @@ private:
   /// Measured speedups by program text (0: it does not run).
   llvm::StringMap<double> measured;
   ProgramCosts costs;
-  ProgramFeatureCache features;
+  ProgramEmbeddingCache features;
 };
 
 } // namespace perfdojo::agent

@@ -13,14 +13,16 @@
 //     own legal actions;
 //   * uniform experience replay.
 //
-// Features are Search/ProgramFeatures.h's vectors; the agent sees nothing
-// else of the program, and nothing of the hardware but its rewards.
+// States are vectors of a ProgramEmbedding (Search/ProgramEmbedding.h: the
+// program features by default, or the language model's); the agent sees
+// nothing else of the program, and nothing of the hardware but its rewards.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_AGENT_MAXQAGENT_H
 #define PERFDOJO_AGENT_MAXQAGENT_H
 
 #include "perfdojo/Agent/MaxQ.h"
+#include "perfdojo/Search/ProgramEmbedding.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -38,6 +40,12 @@ namespace perfdojo::agent {
 struct AgentOptions {
   /// Length of a state's feature vector.
   int64_t features = 0;
+  /// The embedding the vectors come from: its name and version (saved
+  /// models are refused by another).
+  std::string embedding = "features";
+  int64_t embeddingVersion = 0;
+  /// Sets the three fields above from `embedding`.
+  void setEmbedding(const ProgramEmbedding &embedding);
   /// Width of the hidden layers.
   int64_t hidden = 256;
   double gamma = 0.99;
@@ -121,10 +129,13 @@ public:
   /// Writes the networks and the optimizer to `path` (a libtorch archive)
   /// and the options and feature version to `path`.json.
   llvm::Error save(llvm::StringRef path);
-  /// Reads what save wrote. Refuses a model of another feature version or
-  /// size (`features` > 0: the size the caller's features have).
+  /// The options `path`.json records (its embedding among them), to know
+  /// which embedding to create before loading.
+  static llvm::Expected<AgentOptions> readOptions(llvm::StringRef path);
+  /// Reads what save wrote. When `embedding` is given, refuses a model of
+  /// another embedding, embedding version or size.
   static llvm::Expected<std::unique_ptr<MaxQAgent>>
-  load(llvm::StringRef path, int64_t features = 0);
+  load(llvm::StringRef path, const ProgramEmbedding *embedding = nullptr);
 
   std::mt19937_64 &getRandom() { return random; }
 

@@ -27,6 +27,11 @@ namespace perfdojo::agent {
 struct PerfLLMOptions {
   /// A model perfdojo-train saved; "" learns online on the kernel.
   std::string model;
+  /// The program embedding (LanguageModelEmbedding.h's names); "" takes
+  /// the model's own, or the program features when learning online.
+  std::string embedding;
+  /// The language model's directory ("" : the default one).
+  std::string embeddingModel;
   /// Moves per episode.
   unsigned maxSteps = 30;
   /// Exploration when playing a trained model.
@@ -37,9 +42,10 @@ struct PerfLLMOptions {
   double maxWorkRatio = 4;
 };
 
-/// Why `path` cannot be played (missing, another feature version or size),
-/// checked before a search starts.
-llvm::Error checkModel(llvm::StringRef path);
+/// Why `options` cannot be played: a model missing or of another
+/// embedding, version or size, an embedding that cannot be created.
+/// Checked before a search starts.
+llvm::Error checkOptions(const PerfLLMOptions &options);
 
 std::unique_ptr<Strategy> createPerfLLMStrategy(const PerfLLMOptions &options);
 

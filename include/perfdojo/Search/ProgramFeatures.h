@@ -41,6 +41,7 @@
 
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Moves/Game.h"
+#include "perfdojo/Search/ProgramEmbedding.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
@@ -69,30 +70,15 @@ llvm::ArrayRef<std::string> getProgramFeatureNames();
 std::vector<float> computeProgramFeatures(dojo::KernelOp kernel,
                                           llvm::StringRef text);
 
-/// Feature vectors by the hash (XXH3) of their program's canonical text:
-/// a program reached again, in another episode or by other moves, is not
-/// featurized again.
-class ProgramFeatureCache {
-public:
-  /// The features of `kernel`, whose canonical text is `text`.
-  const std::vector<float> &get(dojo::KernelOp kernel, llvm::StringRef text);
-  size_t size() const { return features.size(); }
-  /// Lookups answered from the cache.
-  unsigned getHits() const { return hits; }
-
-private:
-  llvm::DenseMap<uint64_t, std::vector<float>> features;
-  unsigned hits = 0;
-};
-
 /// The features of the program each of `moves` leads to from `game`'s
-/// state: each applied, featurized (through `cache` when given) and
-/// undone, so the state is unchanged. An illegal move fails with its
+/// state: each applied, embedded (through `cache` and its embedding when
+/// given, else the program features) and undone, so the state is
+/// unchanged. Text-only embeddings embed the new programs in one batch. An illegal move fails with its
 /// reason (the moves before it undone too). What an agent that scores
 /// every legal move needs in one call.
 llvm::Expected<std::vector<std::vector<float>>>
 computeSuccessorFeatures(Game &game, llvm::ArrayRef<MoveRequest> moves,
-                         ProgramFeatureCache *cache = nullptr);
+                         ProgramEmbeddingCache *cache = nullptr);
 
 /// computeSuccessorFeatures for play over listed moves, where a move that
 /// fails to apply is a move-check bug to report, not a reason to stop: the
@@ -102,7 +88,7 @@ std::vector<std::vector<float>>
 computeAppliedSuccessorFeatures(Game &game,
                                 llvm::SmallVectorImpl<MoveRequest> &moves,
                                 std::vector<std::string> &refused,
-                                ProgramFeatureCache *cache = nullptr);
+                                ProgramEmbeddingCache *cache = nullptr);
 
 } // namespace perfdojo
 
