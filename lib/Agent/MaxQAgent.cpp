@@ -311,18 +311,11 @@ llvm::Error MaxQAgent::save(llvm::StringRef path) {
 
 llvm::Expected<AgentOptions> MaxQAgent::readOptions(llvm::StringRef path) {
   std::string metaPath = (path + ".json").str();
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(metaPath);
-  if (!file)
-    return llvm::createStringError("cannot read '" + metaPath +
-                                   "': " + file.getError().message());
-  llvm::Expected<llvm::json::Value> meta =
-      llvm::json::parse((*file)->getBuffer());
+  llvm::Expected<llvm::json::Object> meta = readJsonObject(metaPath);
   if (!meta)
-    return llvm::createStringError("'" + metaPath + "' is no JSON: " +
-                                   llvm::toString(meta.takeError()));
-  const llvm::json::Object *object = meta->getAsObject();
-  if (!object || object->getString("format") != "perfdojo-maxq-agent")
+    return meta.takeError();
+  const llvm::json::Object *object = &*meta;
+  if (object->getString("format") != "perfdojo-maxq-agent")
     return llvm::createStringError("'" + metaPath +
                                    "' is no PerfDojo agent description");
   AgentOptions options;

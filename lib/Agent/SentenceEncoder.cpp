@@ -2,6 +2,7 @@
 
 #include "perfdojo/Agent/SentenceEncoder.h"
 #include "perfdojo/Agent/Safetensors.h"
+#include "perfdojo/Support/FileIO.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -17,19 +18,7 @@ static llvm::Expected<llvm::json::Object> readJson(llvm::StringRef directory,
                                                    llvm::StringRef name) {
   llvm::SmallString<256> path(directory);
   llvm::sys::path::append(path, name);
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path);
-  if (!file)
-    return llvm::createStringError("cannot read '" + path +
-                                   "': " + file.getError().message());
-  llvm::Expected<llvm::json::Value> value =
-      llvm::json::parse((*file)->getBuffer());
-  if (!value)
-    return llvm::createStringError("'" + path + "' is not JSON: " +
-                                   llvm::toString(value.takeError()));
-  if (!value->getAsObject())
-    return llvm::createStringError("'" + path + "' is not a JSON object");
-  return std::move(*value->getAsObject());
+  return perfdojo::readJsonObject(path);
 }
 
 llvm::Expected<std::unique_ptr<SentenceEncoder>>
@@ -241,8 +230,9 @@ SentenceEncoder::embedTexts(llvm::ArrayRef<std::string> texts) {
   }
   std::vector<size_t> order(windows.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return windows[a].ids.size() < windows[b].ids.size();
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    return std::make_pair(windows[a].ids.size(), a) <
+           std::make_pair(windows[b].ids.size(), b);
   });
 
   torch::Tensor sums = torch::zeros({int64_t(texts.size()), config.hidden});

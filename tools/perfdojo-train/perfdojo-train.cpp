@@ -150,18 +150,11 @@ static llvm::Error saveCheckpoint(MaxQAgent &agent, CostModel &model,
 }
 
 static llvm::Expected<TrainingState> loadState() {
-  auto file = llvm::MemoryBuffer::getFile(getStatePath());
-  if (!file)
-    return llvm::createStringError("cannot read '" + getStatePath() +
-                                   "': " + file.getError().message());
-  llvm::Expected<llvm::json::Value> json =
-      llvm::json::parse((*file)->getBuffer());
+  llvm::Expected<llvm::json::Object> json = readJsonObject(getStatePath());
   if (!json)
     return json.takeError();
-  const llvm::json::Object *object = json->getAsObject();
+  const llvm::json::Object *object = &*json;
   TrainingState state;
-  if (!object)
-    return llvm::createStringError("'" + getStatePath() + "' is no object");
   state.episodes = object->getInteger("episodes").value_or(0);
   state.evaluations = object->getInteger("evaluations").value_or(0);
   state.seconds = object->getNumber("seconds").value_or(0);
