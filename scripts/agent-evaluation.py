@@ -151,6 +151,9 @@ def main():
     parser.add_argument("--model", default="",
                         help="a trained model for perfllm (skips its "
                         "training)")
+    parser.add_argument("--online", action="store_true",
+                        help="no training: perfllm strategies learn online "
+                        "on each test kernel from scratch")
     parser.add_argument("--train-seconds", type=float, default=3600)
     parser.add_argument("--train-episodes", type=int, default=0)
     parser.add_argument("--budgets", default="25,50,100,200")
@@ -183,7 +186,7 @@ def main():
     models, training = {}, {}
     for strategy in strategies:
         embedding = embedding_of(strategy)
-        if not embedding:
+        if not embedding or args.online:
             continue
         if strategy == "perfllm" and args.model:
             models[strategy] = args.model

@@ -1,7 +1,6 @@
 //===- MaxQAgent.cpp - a Max-Q deep Q-learning agent (libtorch) -----------===//
 
 #include "perfdojo/Agent/MaxQAgent.h"
-#include "perfdojo/Search/ProgramFeatures.h"
 #include "perfdojo/Support/FileIO.h"
 
 #include "llvm/Support/FileSystem.h"

@@ -3,7 +3,7 @@
 #include "perfdojo/Agent/PerfLLM.h"
 #include "perfdojo/Agent/KernelPlay.h"
 #include "perfdojo/Agent/LanguageModelEmbedding.h"
-#include "perfdojo/Search/ProgramFeatures.h"
+#include "perfdojo/TorchReference/LibtorchThreads.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -18,8 +18,17 @@ struct Player {
 };
 } // namespace
 
+/// The agent of a search that learns online: sized for one kernel.
 static AgentOptions getOnlineOptions(const ProgramEmbedding &embedding,
-                                     uint64_t seed);
+                                     uint64_t seed) {
+  AgentOptions options;
+  options.setEmbedding(embedding);
+  options.hidden = 128;
+  options.gamma = 0.97;
+  options.targetSync = 100;
+  options.seed = seed;
+  return options;
+}
 
 /// The embedding `options` name (or the model's own) and the agent: the
 /// model's, or a new one to learn online seeded with `seed`.
@@ -57,18 +66,6 @@ llvm::Error agent::checkOptions(const PerfLLMOptions &options) {
   return player ? llvm::Error::success() : player.takeError();
 }
 
-/// The agent of a search that learns online: sized for one kernel.
-static AgentOptions getOnlineOptions(const ProgramEmbedding &embedding,
-                                     uint64_t seed) {
-  AgentOptions options;
-  options.setEmbedding(embedding);
-  options.hidden = 128;
-  options.gamma = 0.97;
-  options.targetSync = 100;
-  options.seed = seed;
-  return options;
-}
-
 namespace {
 class PerfLLMStrategy : public Strategy {
 public:
@@ -86,7 +83,7 @@ private:
 void PerfLLMStrategy::run(SearchContext &search) {
   // One thread: the networks are small, and results then depend on the
   // seed alone.
-  torch::set_num_threads(1);
+  setLibtorchThreads(1);
   std::optional<Evaluation> original = search.evaluate({});
   if (!original || !original->ok())
     return;

@@ -17,6 +17,8 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
+#include "perfdojo/TorchReference/LibtorchThreads.h"
+
 #include <ATen/Parallel.h>
 
 #include <algorithm>
@@ -25,17 +27,6 @@
 
 using namespace mlir;
 using namespace perfdojo;
-
-/// libtorch's threads and its BLAS's. Debian's libtorch calls sgemm in
-/// OpenBLAS, whose thread count at::set_num_threads does not set: without
-/// this, a matmul "on 1 thread" ran on every core. Where the BLAS is not
-/// OpenBLAS, there is no such entry point and nothing more to hold.
-static void setLibtorchThreads(unsigned threads) {
-  at::set_num_threads(int(threads));
-  if (auto setBlasThreads = reinterpret_cast<void (*)(int)>(
-          dlsym(RTLD_DEFAULT, "openblas_set_num_threads")))
-    setBlasThreads(int(threads));
-}
 
 char TorchBaselineError::ID = 0;
 

@@ -13,7 +13,7 @@
 
 #include "perfdojo/Agent/KernelPlay.h"
 #include "perfdojo/Agent/LanguageModelEmbedding.h"
-#include "perfdojo/Search/ProgramFeatures.h"
+#include "perfdojo/TorchReference/LibtorchThreads.h"
 #include "perfdojo/Support/FileIO.h"
 #include "perfdojo/Support/LargeStack.h"
 #include "perfdojo/Support/ToolFlags.h"
@@ -181,7 +181,7 @@ static int toolMain(int argc, char **argv) {
                  << "': " << ec.message() << "\n";
     return 1;
   }
-  torch::set_num_threads(1);
+  setLibtorchThreads(1);
   std::string self = llvm::sys::fs::getMainExecutable(
       argv[0], reinterpret_cast<void *>(&anchor));
   EvaluatorOptions options;
