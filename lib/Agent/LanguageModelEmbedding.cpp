@@ -16,50 +16,49 @@ using namespace perfdojo;
 using namespace perfdojo::agent;
 
 namespace {
-/// "minilm-text": the whole text one sentence (windows of the model's
-/// limit past it). Faithful, and about 5 to 25 times the work of "minilm"
-/// in play, where successors differ from their state in a few lines.
-class TextEmbedding : public ProgramEmbedding {
+/// What both language-model embeddings share: the encoder, its width, and
+/// vectors computed from the text alone.
+class SentenceModelEmbedding : public ProgramEmbedding {
 public:
-  explicit TextEmbedding(std::unique_ptr<SentenceEncoder> encoder)
+  explicit SentenceModelEmbedding(std::unique_ptr<SentenceEncoder> encoder)
       : encoder(std::move(encoder)) {}
-  llvm::StringRef getName() const override { return "minilm-text"; }
-  int64_t getVersion() const override { return 1; }
-  size_t getSize() const override { return encoder->getDimension(); }
-  bool readsTextOnly() const override { return true; }
-  std::vector<float> embed(dojo::KernelOp, llvm::StringRef text) override {
-    return encoder->embedTexts({text.str()}).front();
-  }
-  std::vector<std::vector<float>>
-  embedTexts(llvm::ArrayRef<std::string> texts) override {
-    return encoder->embedTexts(texts);
-  }
-
-private:
-  std::unique_ptr<SentenceEncoder> encoder;
-};
-
-/// "minilm": every line of the text one sentence, the program the
-/// normalized mean of its lines' vectors. Lines are cached by their hash,
-/// so a successor costs only the lines its move changed.
-class LineEmbedding : public ProgramEmbedding {
-public:
-  explicit LineEmbedding(std::unique_ptr<SentenceEncoder> encoder)
-      : encoder(std::move(encoder)) {}
-  llvm::StringRef getName() const override { return "minilm"; }
   int64_t getVersion() const override { return 1; }
   size_t getSize() const override { return encoder->getDimension(); }
   bool readsTextOnly() const override { return true; }
   std::vector<float> embed(dojo::KernelOp, llvm::StringRef text) override {
     return embedTexts({text.str()}).front();
   }
+
+protected:
+  std::unique_ptr<SentenceEncoder> encoder;
+};
+
+/// "minilm-text": the whole text one sentence (windows of the model's
+/// limit past it). Faithful, and about 5 to 25 times the work of "minilm"
+/// in play, where successors differ from their state in a few lines.
+class TextEmbedding : public SentenceModelEmbedding {
+public:
+  using SentenceModelEmbedding::SentenceModelEmbedding;
+  llvm::StringRef getName() const override { return "minilm-text"; }
+  std::vector<std::vector<float>>
+  embedTexts(llvm::ArrayRef<std::string> texts) override {
+    return encoder->embedTexts(texts);
+  }
+};
+
+/// "minilm": every line of the text one sentence, the program the
+/// normalized mean of its lines' vectors. Lines are cached by their hash,
+/// so a successor costs only the lines its move changed.
+class LineEmbedding : public SentenceModelEmbedding {
+public:
+  using SentenceModelEmbedding::SentenceModelEmbedding;
+  llvm::StringRef getName() const override { return "minilm"; }
   std::vector<std::vector<float>>
   embedTexts(llvm::ArrayRef<std::string> texts) override;
 
 private:
   /// Lines kept at most (about 1.5 KiB each); the cache starts over past it.
   static constexpr size_t kMaxCachedLines = 1 << 16;
-  std::unique_ptr<SentenceEncoder> encoder;
   llvm::DenseMap<uint64_t, std::vector<float>> lines;
 };
 } // namespace
