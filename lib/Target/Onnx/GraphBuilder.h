@@ -84,6 +84,8 @@ public:
 
   /// The IR type of an ONNX element kind, or null.
   mlir::Type getElementType(int kind);
+  /// The IR type of ONNX's BOOL (what comparisons and masks hold).
+  mlir::Type getBoolType();
   /// The value named `name`, or null after an error.
   const GraphValue *lookup(llvm::StringRef name);
   /// Input `index` of `node`, which it needs; null after an error (one

@@ -57,6 +57,10 @@ Type GraphBuilder::getElementType(int kind) {
   return onnx::getElementType(kind, ctx);
 }
 
+Type GraphBuilder::getBoolType() {
+  return getElementType(static_cast<int>(ElementKind::Bool));
+}
+
 Type perfdojo::onnx::getElementType(int kind, MLIRContext *ctx) {
   switch (static_cast<ElementKind>(kind)) {
   case ElementKind::Float:

@@ -21,8 +21,6 @@ using namespace perfdojo::onnx;
 
 namespace {
 
-Type getBoolType(GraphBuilder &g) { return IntegerType::get(g.ctx, 1); }
-
 /// The single integer of input `index` (a scalar or a one-element tensor
 /// the IR needs at import); `otherwise` when the input is not given.
 std::optional<int64_t> getConstantScalar(GraphBuilder &g, const Node &node,
@@ -71,7 +69,7 @@ void lowerTriangle(GraphBuilder &g, const Node &node) {
   }
   int64_t rows = x->shape[x->rank() - 2], columns = x->shape.back();
   // The mask of the last two dimensions, broadcast over the others.
-  const GraphValue *mask = g.declareTemporary(getBoolType(g), {rows, columns});
+  const GraphValue *mask = g.declareTemporary(g.getBoolType(), {rows, columns});
   if (!mask)
     return;
   g.emitNest({rows, columns}, [&](Nest &nest) {
@@ -288,7 +286,7 @@ void lowerArgExtreme(GraphBuilder &g, const Node &node) {
       outShape.push_back(d == *axis ? 1 : x->shape[d]);
   Type i64 = IntegerType::get(g.ctx, 64);
   const GraphValue *m = g.declareTemporary(type, reducedShape);
-  const GraphValue *reaches = g.declareTemporary(getBoolType(g), x->shape);
+  const GraphValue *reaches = g.declareTemporary(g.getBoolType(), x->shape);
   const GraphValue *positions = g.declareTemporary(i64, x->shape);
   const GraphValue *arg =
       hardmax ? g.declareTemporary(i64, reducedShape)
@@ -313,7 +311,7 @@ void lowerArgExtreme(GraphBuilder &g, const Node &node) {
   if (!hardmax)
     return;
   // Hardmax: 1 where the position is the first maximum's.
-  const GraphValue *at = g.declareTemporary(getBoolType(g), x->shape);
+  const GraphValue *at = g.declareTemporary(g.getBoolType(), x->shape);
   const GraphValue *y = g.defineOutput(node, 0, type, x->shape);
   if (!at || !y)
     return;

@@ -22,8 +22,6 @@ using namespace perfdojo::onnx;
 
 namespace {
 
-Type getBoolType(GraphBuilder &g) { return IntegerType::get(g.ctx, 1); }
-
 /// The broadcast shape of `values`; null after an invalid-model error.
 std::optional<SmallVector<int64_t, 4>>
 broadcastAll(GraphBuilder &g, const Node &node,
@@ -71,7 +69,7 @@ void lowerBinaryLogical(GraphBuilder &g, const Node &node) {
   std::optional<SmallVector<int64_t, 4>> shape = broadcastAll(g, node, {a, b});
   if (!shape)
     return;
-  if (const GraphValue *y = g.defineOutput(node, 0, getBoolType(g), *shape))
+  if (const GraphValue *y = g.defineOutput(node, 0, g.getBoolType(), *shape))
     emitChain(g, *y, {{kind, {Operand::of(a), Operand::of(b)}}});
 }
 
@@ -111,7 +109,7 @@ void lowerTest(GraphBuilder &g, const Node &node) {
       }
     }
   }
-  if (const GraphValue *y = g.defineOutput(node, 0, getBoolType(g), x->shape))
+  if (const GraphValue *y = g.defineOutput(node, 0, g.getBoolType(), x->shape))
     emitChain(g, *y, steps);
 }
 
@@ -150,7 +148,7 @@ void lowerPiecewise(GraphBuilder &g, const Node &node) {
   auto prev = Operand::previous();
   auto c = Operand::number;
   auto compare = [&](OpKind kind, Operand against) -> const GraphValue * {
-    const GraphValue *t = g.declareTemporary(getBoolType(g), x->shape);
+    const GraphValue *t = g.declareTemporary(g.getBoolType(), x->shape);
     if (t)
       emitChain(g, *t, {{kind, {in, against}}});
     return t;
@@ -223,7 +221,7 @@ void lowerMod(GraphBuilder &g, const Node &node) {
     return;
   auto prev = Operand::previous();
   auto c = Operand::number;
-  Type truth = getBoolType(g);
+  Type truth = g.getBoolType();
   const GraphValue *quotient = g.declareTemporary(type, *shape);
   if (!quotient)
     return;

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 #include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
 
@@ -130,6 +131,8 @@ void ScopeOp::print(OpAsmPrinter &printer) {
 unsigned LeafOp::getDepth() { return getNodeDepth(*this); }
 
 unsigned LeafOp::getArity(OpKind kind) {
+  if (isComparison(kind))
+    return 2;
   switch (kind) {
   case OpKind::add:
   case OpKind::sub:
@@ -137,12 +140,6 @@ unsigned LeafOp::getArity(OpKind kind) {
   case OpKind::div:
   case OpKind::max:
   case OpKind::min:
-  case OpKind::eq:
-  case OpKind::ne:
-  case OpKind::lt:
-  case OpKind::le:
-  case OpKind::gt:
-  case OpKind::ge:
     return 2;
   case OpKind::select:
     return 3;
