@@ -128,6 +128,62 @@ TEST(LanguageModelEmbeddingTest, RefusesUnknownNamesAndMissingModels) {
   EXPECT_EQ((*features)->getVersion(), kProgramFeatureVersion);
 }
 
+TEST(SentenceEncoderTest, RefusesModelsItDoesNotImplement) {
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("model", dir));
+  auto write = [&](llvm::StringRef name, llvm::StringRef text) {
+    llvm::SmallString<128> path(dir);
+    llvm::sys::path::append(path, name);
+    llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path));
+    std::error_code ec;
+    llvm::raw_fd_ostream out(path, ec);
+    out << text;
+  };
+  auto refusal = [&] {
+    llvm::Expected<std::unique_ptr<SentenceEncoder>> encoder =
+        SentenceEncoder::load(dir);
+    return encoder ? std::string("loaded")
+                   : llvm::toString(encoder.takeError());
+  };
+  auto contains = [](const std::string &text, llvm::StringRef part) {
+    return llvm::StringRef(text).contains(part);
+  };
+  const char *sizes = R"("hidden_size": 4, "num_attention_heads": 2,
+      "num_hidden_layers": 1, "intermediate_size": 8,
+      "max_position_embeddings": 8)";
+  write("config.json", std::string("{") + sizes + R"(, "hidden_act": "relu"})");
+  EXPECT_TRUE(contains(refusal(), "only the gelu activation is implemented"))
+      << refusal();
+  write("config.json", R"({"hidden_size": 4, "num_attention_heads": 3})");
+  EXPECT_TRUE(contains(refusal(), "does not describe a BERT encoder"))
+      << refusal();
+  write("config.json", std::string("{") + sizes + R"(, "hidden_act": "gelu"})");
+  write("sentence_bert_config.json", R"({"max_seq_length": 8})");
+  write("1_Pooling/config.json", R"({"pooling_mode_cls_token": true})");
+  EXPECT_TRUE(contains(refusal(), "only mean pooling is implemented"))
+      << refusal();
+  write("1_Pooling/config.json", R"({"pooling_mode_mean_tokens": true})");
+  write("tokenizer_config.json", R"({"do_lower_case": true})");
+  write("vocab.txt", "[PAD]\n[UNK]\n[CLS]\n[SEP]\na\n");
+  write("model.safetensors", std::string(8, '\0'));
+  // An empty header: valid JSON, but not an object of tensors.
+  EXPECT_TRUE(contains(refusal(), "model.safetensors")) << refusal();
+  llvm::SmallString<128> weights(dir);
+  llvm::sys::path::append(weights, "model.safetensors");
+  {
+    std::string header = "{}";
+    uint64_t size = header.size();
+    std::error_code ec;
+    llvm::raw_fd_ostream out(weights, ec);
+    out.write(reinterpret_cast<const char *>(&size), 8);
+    out << header;
+  }
+  EXPECT_TRUE(contains(refusal(), "lacks 'embeddings.word_embeddings.weight' "
+                                  "of the shape config.json implies"))
+      << refusal();
+  llvm::sys::fs::remove_directories(dir);
+}
+
 TEST(SentenceEncoderTest, TokenizesAsTheReference) {
   REQUIRE_MODEL();
   llvm::Expected<std::unique_ptr<SentenceEncoder>> encoder =
