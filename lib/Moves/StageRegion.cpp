@@ -14,11 +14,13 @@
 //                         n0 n1 a[{d}, {d+1}] = t[{d}, {d+1}]   (copy-out)
 //
 //   The copy-out exists iff N writes or reduces into a. The copy-in exists
-//   iff N reads a (an operand or a reduction), or N writes a without
-//   writing all of it (then t must hold a's other elements for the total
-//   copy-out): N writes all of a when one of its plain writes indexes every
-//   dimension by its own variable of a scope at depth >= d whose size is
-//   the extent.
+//   iff N writes a without writing all of it (then t must hold a's other
+//   elements for the total copy-out), or N reads an element of a (an
+//   operand or a reduction) that no earlier plain write in the same
+//   iteration of N covers (the `:N` invariant's NM4 test at N's depth: an
+//   initialization staged with its reduction needs no copy-in): N writes
+//   all of a when one of its plain writes indexes every dimension by its
+//   own variable of a scope at depth >= d whose size is the extent.
 //   Typical follow-ups narrow the copies to a tile: join_scopes of a copy
 //   nest with N, reuse_dims, set_location; swap_dims or split_dim on t for
 //   packing.
@@ -69,6 +71,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "MoveKinds.h"
+
+#include "perfdojo/Analysis/Privatization.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
@@ -125,16 +129,37 @@ struct Copies {
   bool in = false, out = false;
 };
 
-Copies getCopies(Operation *node, StringRef array, ArrayRef<int64_t> shape) {
+/// Whether a read of `buffer` in `node` may see a value from before the
+/// node: the node is a leaf, or some read in it is not covered by an
+/// earlier plain write in the same iteration of the node (the `:N`
+/// invariant's NM4 test at the node's depth, findUncoveredRead).
+bool hasUpwardExposedRead(Operation *node, BufferOp buffer) {
+  if (!isa<ScopeOp>(node))
+    return true;
+  std::vector<BufferAccess> inside;
+  for (BufferAccess &access :
+       collectBufferAccesses(node->getParentOfType<KernelOp>(), buffer))
+    if (node->isAncestor(access.leaf))
+      inside.push_back(std::move(access));
+  return findUncoveredRead(inside, getNodeDepth(node)) != nullptr;
+}
+
+/// The copies staging `array` of `buffer` around `node` needs: a copy-out
+/// when the node writes it; a copy-in when the node does not write all of
+/// it, or reads an element it has not written first (moves.md C2: an
+/// initialization staged with its reduction needs none).
+Copies getCopies(Operation *node, BufferOp buffer, StringRef array) {
   ArrayUse use = getArrayUse(node, array);
   if (!use.reads && !use.writes)
     return {};
   unsigned depth = getNodeDepth(node);
   bool whole = false;
   node->walk([&](LeafOp leaf) {
-    whole |= leaf.getArray() == array && writesWholeArray(leaf, shape, depth);
+    whole |= leaf.getArray() == array &&
+             writesWholeArray(leaf, buffer.getShape(), depth);
   });
-  return {use.reads || !whole, use.writes};
+  return {!whole || (use.reads && hasUpwardExposedRead(node, buffer)),
+          use.writes};
 }
 
 /// Whether every element of `array` (of `buffer`) has a value before
@@ -298,7 +323,7 @@ protected:
       d.attachNote(op->getLoc()) << what;
       return d;
     };
-    Copies copies = getCopies(node, array, buffer.getShape());
+    Copies copies = getCopies(node, buffer, array);
     if (!copies.in && !copies.out)
       return failAt(node, "the node",
                     "the node does not access '" + array + "' (ST1)");
@@ -339,7 +364,7 @@ protected:
     BufferOp buffer = target.buffer;
     Operation *node = target.node;
     SmallVector<int64_t, 4> shape(buffer.getShape());
-    Copies copies = getCopies(node, array, shape);
+    Copies copies = getCopies(node, buffer, array);
     std::string name = getStagedName(kernel, array, {});
     unsigned depth = getNodeDepth(node);
     createArrayCopy(buffer, node, array, name,
@@ -380,8 +405,7 @@ protected:
   /// The copies present are the ones stage_region would create.
   bool matchesUse(const CopyPattern &pattern,
                   BufferOp staged) const override {
-    Copies copies =
-        getCopies(pattern.node, staged.getName(), staged.getShape());
+    Copies copies = getCopies(pattern.node, staged, staged.getName());
     return copies.in == bool(pattern.copyIn) &&
            copies.out == bool(pattern.copyOut);
   }

@@ -88,10 +88,11 @@ bool blockSite(Game &game, const BlockSite &site, const BlockVariant &variant,
 /// is a multiple of the vector and indexes one dimension alone of the
 /// output and of every operand it reaches (the output channels of NCHW
 /// and of the weights), the output and those operands are staged around
-/// the site's nest (`stage_region`, after `split_off` of the
-/// initialization) and their copies' dimensions swapped so that variable's
-/// is the last (`swap_dims`); the copy nests write consecutive elements
-/// (`swap_nested_scopes`), and a copy that reads across its source's rows
+/// the site's nest (`stage_region`; the output's initialization stays in
+/// the nest, so its copy needs no copy-in and is initialized in place) and
+/// their copies' dimensions swapped so that variable's is the last
+/// (`swap_dims`); the copy nests and initializations write consecutive
+/// elements (`swap_nested_scopes`), and a copy that reads across its source's rows
 /// (the weights' transposition) is blocked by the vector width (its lane
 /// scope split and the outer part moved outermost). Register blocking then
 /// finds the new lanes.

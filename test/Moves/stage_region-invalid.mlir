@@ -142,18 +142,24 @@ dojo.kernel @negative_mode {
 }
 
 //--- negative_undefined.mlir
-// The inner scope reads s, but s is first written by the row's own
-// initialization, inside the node: a copy-in before it would read nothing.
-// RUN: perfdojo-opt %t/negative_undefined.mlir --dojo-apply="stage_region s,s#0@0 1" -verify-diagnostics
+// The node reads s before writing it (its reduction starts from the value
+// s holds at the node's entry), so it needs a copy-in; the nest before it
+// writes all of s, but through one index of two variables, a form ST5 does
+// not recognize as writing every element.
+// RUN: perfdojo-opt %t/negative_undefined.mlir --dojo-apply="stage_region s,s#1@0 1" -verify-diagnostics
 
-// expected-error @+1 {{'stage_region s,s#0@0 1': the node reads 's' or does not write all of it, so the copy needs a copy-in, but no leaf before the node writes all of 's' (ST5)}}
+// expected-error @+1 {{'stage_region s,s#1@0 1': the node reads 's' or does not write all of it, so the copy needs a copy-in, but no leaf before the node writes all of 's' (ST5)}}
 dojo.kernel @negative_undefined {
   dojo.buffer x f32 [4, 8] heap in
   dojo.buffer s f32 [4] stack
   dojo.buffer y f32 [4] heap out
+  dojo.scope 2 {
+    dojo.scope 2 {
+      dojo.leaf s[{0} * 2 + {1}] = 0.0
+    }
+  }
   // expected-note @+1 {{the node}}
   dojo.scope 4 {
-    dojo.leaf s[{0}] = 0.0
     dojo.scope 8 {
       dojo.leaf s[{0}] += x[{0}, {1}]
     }

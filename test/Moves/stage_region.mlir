@@ -107,6 +107,51 @@ dojo.kernel @write_all {
   }
 }
 
+//--- init_inside.mlir
+// The node holds the initialization of each row's sum and its reduction:
+// every element it reads it has written first (the `:N` invariant's NM4
+// test at the node's depth), so no copy-in, only the copy-out. A copy-in
+// would read the output before anything writes it.
+// RUN: perfdojo-opt %t/init_inside.mlir --dojo-apply="stage_region y,y#0@0 1" | FileCheck %t/init_inside.mlir
+// RUN: perfdojo-opt %t/init_inside.mlir > %t/init_inside.orig
+// RUN: perfdojo-opt %t/init_inside.mlir --dojo-apply="stage_region y,y#0@0 1; unstage y_s" | diff %t/init_inside.orig -
+// RUN: perfdojo-run --engine=interp %t/init_inside.mlir > %t/init_inside.out
+// RUN: perfdojo-opt %t/init_inside.mlir --dojo-apply="stage_region y,y#0@0 1" | perfdojo-translate --export-dojo > %t/init_inside.moved.dojo
+// RUN: perfdojo-run --engine=interp %t/init_inside.moved.dojo >> %t/init_inside.out
+// RUN: FileCheck %t/init_inside.mlir --check-prefix=INTERP < %t/init_inside.out
+// The inner scope alone reads each sum the initialization wrote before it:
+// that staging keeps its copy-in.
+// RUN: perfdojo-opt %t/init_inside.mlir --dojo-apply="stage_region y,y#1@1 1" | FileCheck %t/init_inside.mlir --check-prefix=INNER
+
+// CHECK-LABEL: dojo.kernel @init_inside
+// CHECK:         dojo.buffer y_s f32 [4] stack
+// CHECK-NEXT:    dojo.scope 4 {
+// CHECK-NEXT:      dojo.leaf y_s[{0}] = 0
+// CHECK-NEXT:      dojo.scope 8 {
+// CHECK-NEXT:        dojo.leaf y_s[{0}] += x[{0}, {1}]
+// CHECK:         dojo.scope 4 {
+// CHECK-NEXT:      dojo.leaf y[{0}] = y_s[{0}]
+// CHECK-NOT:     = y[
+
+// INNER:         dojo.leaf y[{0}] = 0
+// INNER-NEXT:    dojo.scope 4 {
+// INNER-NEXT:      dojo.leaf y_s[{1}] = y[{1}]
+// INNER:           dojo.leaf y_s[{0}] += x[{0}, {1}]
+// INNER:           dojo.leaf y[{1}] = y_s[{1}]
+
+// INTERP: output y f32 [4]: sum [[SUM:[-+.0-9e]+]], l2 [[L2:[-+.0-9e]+]]
+// INTERP: output y f32 [4]: sum [[SUM]], l2 [[L2]]
+dojo.kernel @init_inside {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer y f32 [4] heap out
+  dojo.scope 4 {
+    dojo.leaf y[{0}] = 0.0
+    dojo.scope 8 {
+      dojo.leaf y[{0}] += x[{0}, {1}]
+    }
+  }
+}
+
 //--- write_part.mlir
 // The node writes one column of y only: the copy-in keeps the other
 // column for the total copy-out.

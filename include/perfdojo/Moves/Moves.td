@@ -339,7 +339,9 @@ def Dojo_StageRegionMove : Dojo_Move<"stage_region",
   `params = [loc]`: heap 0, stack 1, reg 2, declared right after a's
   buffer). A copy nest over a's extents, `<a>_s[I] = a[I]` with `I` the
   nest's variables `{d}`, `{d+1}`, ..., runs right before `N` when `N`
-  reads `a` or does not write all of it; every access to `a` in `N` uses `<a>_s` with its index
+  does not write all of `a` or reads an element of it that no earlier
+  write in the same iteration of `N` covers (the `:N` invariant's NM4
+  test); every access to `a` in `N` uses `<a>_s` with its index
   unchanged; the reverse copy nest runs right after `N` when `N` writes `a`.
 
   **Legality.** `N` accesses `a` (ST1); no other array of a's buffer is
