@@ -16,7 +16,9 @@
 //      stride-1 operands do not use) unrolled, the reduction scopes moved
 //      outside the tile (swap_nested_scopes), the initialization `c = 0`
 //      in its own vectorized, unrolled copy of the tile right before the
-//      reduction; optionally the first reduction scope cache-tiled;
+//      reduction; optionally the first reduction scope cache-tiled (its
+//      panel of the stride-1 operand within a budget, over a panel of the
+//      columns where all of them would not fit);
 //   1. fuse: join adjacent scopes wherever legal, swapping siblings or the
 //      order of nested scopes when that enables a fusion, except two
 //      reduction loops of register tiles (their accumulators would spill);

@@ -47,6 +47,11 @@ struct BlockSite {
   /// (rows, vectors) register tiles, best first.
   llvm::SmallVector<std::pair<int64_t, int64_t>> tiles;
   int64_t kTile = 0; ///< a cache tile of the first reduction scope (0: none)
+  /// Lanes of the cache tile's panel: all of laneMain (0), or, where even
+  /// the shortest cache tile of the reduction is too wide for the budget
+  /// (an MLP projection of thousands of columns), a column tile of them
+  /// above the reduction's cache tile, each panel row a long contiguous run.
+  int64_t panelLanes = 0;
   /// The leaf right before the reduction scopes initializes the same
   /// element (`c[i,j] = 0`): it stays in the tile, before the reduction.
   bool hasInit = false;
