@@ -20,6 +20,9 @@ THREADS=("$@")
 WORK=${WORK:-$(mktemp -d -t perfdojo-generality.XXXXXX)}
 ONLY=${ONLY:-}
 
+# A WORK directory of an earlier run keeps its results; only this run's
+# shapes are rerun and summarized.
+rm -rf "$WORK/kernels"
 /usr/bin/python3 "$HERE/make_kernels.py" "$WORK/kernels" ${ONLY:+--only "$ONLY"}
 echo "kernels, logs and reports: $WORK" >&2
 
@@ -36,4 +39,4 @@ for t in "${THREADS[@]}"; do
   done
 done
 
-/usr/bin/python3 "$HERE/summarize.py" "$HERE/shapes.json" "$WORK/results"
+/usr/bin/python3 "$HERE/summarize.py" "$HERE/shapes.json" "$WORK/results" $ONLY

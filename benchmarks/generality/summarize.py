@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """Print run.sh's results as a markdown table.
 
-  /usr/bin/python3 summarize.py SHAPES_JSON RESULTS_DIR
+  /usr/bin/python3 summarize.py SHAPES_JSON RESULTS_DIR [ID,ID,...]
 
 Reads RESULTS_DIR/<id>/t<threads>/report.json (perfdojo-search's report,
 docs/search-report.md): libtorch.time_s and best_time_s. Prints one row per
-shape and thread count, then per thread count the geomean speedup
-(libtorch / PerfDojo) and how many shapes are slower than libtorch.
+shape and thread count (only the listed ids, when given), then per thread
+count the geomean speedup (libtorch / PerfDojo) and how many shapes are
+slower than libtorch.
 """
 import json
 import math
@@ -14,8 +15,10 @@ import os
 import sys
 
 
-def main(shapes_path, results):
+def main(shapes_path, results, only=None):
     shapes = json.load(open(shapes_path))
+    if only:
+        shapes = [e for e in shapes if e["id"] in only.split(",")]
     threads = sorted({int(d[1:]) for e in shapes if os.path.isdir(os.path.join(results, e["id"]))
                       for d in os.listdir(os.path.join(results, e["id"])) if d.startswith("t")})
     ms = lambda s: "%.3f" % (s * 1e3) if s else "n/a"
@@ -47,6 +50,6 @@ def main(shapes_path, results):
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
+    if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])
+    main(*sys.argv[1:])
