@@ -742,25 +742,18 @@ template <typename T> bool compareValues(OpKind kind, T a, T b) {
 /// What a mixed leaf computes from its operands, each already of its
 /// MixedLeaf::operandType.
 ElementValue computeMixed(const MixedLeaf &m, const ElementValue *v) {
-  auto truth = [](bool b) { return ElementValue{true, b, 0}; };
-  switch (m.kind) {
-  case OpKind::select:
+  if (m.kind == OpKind::select)
     return v[0].integer ? v[1] : v[2];
-  case OpKind::eq:
-  case OpKind::ne:
-  case OpKind::lt:
-  case OpKind::le:
-  case OpKind::gt:
-  case OpKind::ge:
+  if (isComparison(m.kind)) {
     // Both operands have the compared type: both integers or both floats
     // (IEEE: NaN is unordered, so only ne holds for it).
-    return truth(v[0].isInteger
+    bool holds = v[0].isInteger
                      ? compareValues(m.kind, v[0].integer, v[1].integer)
-                     : compareValues(m.kind, v[0].real, v[1].real));
-  default:
-    // A conversion: to the output's declared type.
-    return convertElement(v[0], m.toDeclared);
+                     : compareValues(m.kind, v[0].real, v[1].real);
+    return ElementValue{true, holds, 0};
   }
+  // A conversion: to the output's declared type.
+  return convertElement(v[0], m.toDeclared);
 }
 
 void CompiledKernel::executeMixed(const PreparedLeaf &p, int64_t first,

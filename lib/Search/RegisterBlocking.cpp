@@ -391,7 +391,7 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
   // The initialization stays in the tile unless the reduction is
   // cache-tiled (it would then run once per cache tile).
   bool keepInit = site.hasInit && !cacheTile;
-  LeafRef init{site.leaf.array, site.leaf.ordinal - 1};
+  LeafRef init = site.getInit();
   const LeafRef *keep = keepInit ? &init : nullptr;
   NestBuilder nest(game, site.leaf);
   if (!nest.getLeaf() || !nest.isolate(keep))
@@ -829,7 +829,7 @@ bool relayout(Game &game, const BlockSite &site, const MoveOptions &options) {
   // separate initialization would be written, then copied, then blocked
   // apart from the reduction; the copy's every dimension would span nests
   // and no later reuse_dims could shrink it).
-  LeafRef init{site.leaf.array, site.leaf.ordinal - 1};
+  LeafRef init = site.getInit();
   NestBuilder nest(game, site.leaf);
   if (!nest.isolate(site.hasInit ? &init : nullptr))
     return fail();

@@ -55,6 +55,9 @@ struct BlockSite {
   /// The leaf right before the reduction scopes initializes the same
   /// element (`c[i,j] = 0`): it stays in the tile, before the reduction.
   bool hasInit = false;
+  /// That initialization: the writer of the array right before the leaf
+  /// (meaningful with hasInit).
+  LeafRef getInit() const { return {leaf.array, leaf.ordinal - 1}; }
 };
 
 /// One variant of the blocking rule: which ranked tile, the order of the

@@ -64,9 +64,9 @@ static cl::opt<unsigned> episodeSteps(
 static cl::opt<std::string> embeddingName(
     "embedding", cl::init(""),
     cl::desc("perfllm: how the agent sees a program: features (the "
-             "program features) or minilm (the all-MiniLM-L6-v2 sentence "
-             "embedding of its text); default: the model's own, else "
-             "features"),
+             "program features), minilm (the all-MiniLM-L6-v2 sentence "
+             "embedding of its lines) or minilm-text (of its whole text); "
+             "default: the model's own, else features"),
     cl::cat(searchCategory));
 static cl::opt<std::string> embeddingModel(
     "embedding-model", cl::init(""),

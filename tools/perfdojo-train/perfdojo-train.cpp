@@ -77,8 +77,9 @@ static cl::opt<double> discount("gamma", cl::init(0.99),
 static cl::opt<std::string> embeddingName(
     "embedding", cl::init("features"),
     cl::desc("How the agent sees a program: features (the program "
-             "features, default) or minilm (the all-MiniLM-L6-v2 sentence "
-             "embedding of its text); --resume takes the model's own"),
+             "features, default), minilm (the all-MiniLM-L6-v2 sentence "
+             "embedding of its lines) or minilm-text (of its whole text); "
+             "--resume takes the model's own"),
     cl::cat(trainCategory));
 static cl::opt<std::string> embeddingModel(
     "embedding-model", cl::init(""),
