@@ -167,6 +167,11 @@ def main():
     parser.add_argument("--cache", default="",
                         help="evaluation cache shared by all runs")
     parser.add_argument("--out", default="agent-evaluation")
+    parser.add_argument("--reuse-runs", action="store_true",
+                        help="take the report of a search already in --out "
+                        "instead of running it again (continues a stopped "
+                        "evaluation; a model already in --out is kept "
+                        "with --model)")
     args = parser.parse_args()
 
     tools = pathlib.Path(args.build) / "bin"
@@ -210,10 +215,20 @@ def main():
         training[strategy]["wall_seconds"] = time.monotonic() - start
         models[strategy] = model
 
+    def search_once(kernel, strategy, seed, where):
+        """A search's report: the one left in `where` with --reuse-runs,
+        else a new run."""
+        if args.reuse_runs and (where / "report.json").exists():
+            with open(where / "report.json") as f:
+                return json.load(f)
+        return search(tools, kernel, strategy,
+                      0 if strategy == "heuristic" else budgets[-1], seed,
+                      models.get(strategy, ""), where, args, log)
+
     runs, heuristic = [], {}
     for kernel in test:
-        report = search(tools, kernel, "heuristic", 0, 0, "",
-                        out / "runs" / kernel.stem / "heuristic", args, log)
+        report = search_once(kernel, "heuristic", 0,
+                             out / "runs" / kernel.stem / "heuristic")
         heuristic[kernel.stem] = (report["naive_time_s"] /
                                   report["best_time_s"]
                                   if report.get("best_time_s") else 0.0)
@@ -222,8 +237,7 @@ def main():
                 where = out / "runs" / kernel.stem / f"{strategy}-{seed}"
                 print(f"{kernel.stem}: {strategy}, seed {seed}...",
                       flush=True)
-                report = search(tools, kernel, strategy, budgets[-1], seed,
-                                models.get(strategy, ""), where, args, log)
+                report = search_once(kernel, strategy, seed, where)
                 final = (report["naive_time_s"] / report["best_time_s"]
                          if report.get("best_time_s") else 0.0)
                 runs.append({"kernel": kernel.stem, "strategy": strategy,
@@ -231,7 +245,16 @@ def main():
                              "best": best_at_budgets(report, budgets),
                              "final": final,
                              "seconds": report["elapsed_s"]})
+        # The kernels done so far, in case the run is stopped.
+        summarize(runs, heuristic, budgets, strategies, train, training,
+                  args.seeds, out, final_summary=kernel == test[-1])
 
+
+def summarize(runs, heuristic, budgets, strategies, train, training, seeds,
+              out, final_summary):
+    """Writes results.json, table.md and the plot for `runs`; prints the
+    table at the end."""
+    test = list(heuristic)
     results = {}
     for strategy in strategies:
         results[strategy] = {}
@@ -244,7 +267,7 @@ def main():
             per_seed = [geomean([r["best"][b] for r in runs
                                  if r["strategy"] == strategy and
                                  r["seed"] == s])
-                        for s in range(args.seeds)]
+                        for s in range(seeds)]
             results[strategy][str(b)] = {
                 "geomean_of_medians": geomean(medians),
                 "spread": [min(per_seed), max(per_seed)]}
@@ -262,16 +285,21 @@ def main():
     lines.append(f"| heuristic (one shot) | {heuristic_geomean:.2f}x |" +
                  " |" * (len(budgets) - 1))
     table = "\n".join(lines)
-    print(table)
     (out / "table.md").write_text(table + "\n")
     with open(out / "results.json", "w") as f:
         json.dump({"budgets": budgets, "strategies": strategies,
                    "train": [p.stem for p in train],
-                   "test": [p.stem for p in test], "training": training,
+                   "test": test, "training": training,
                    "heuristic": heuristic, "results": results, "runs": runs},
                   f, indent=2)
-    if plot(results, budgets, strategies, heuristic_geomean,
-            out / "evaluation.png"):
+    plotted = plot(results, budgets, strategies, heuristic_geomean,
+                   out / "evaluation.png")
+    if not final_summary:
+        print(f"kernels done: {', '.join(test)}; wrote {out}/table.md",
+              flush=True)
+        return
+    print(table)
+    if plotted:
         print(f"wrote {out}/results.json, table.md, evaluation.png")
     else:
         print(f"wrote {out}/results.json, table.md (no matplotlib: no plot)")

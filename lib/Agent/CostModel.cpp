@@ -39,8 +39,11 @@ std::optional<double> CostModel::fit(unsigned steps, unsigned batch) {
     std::vector<torch::Tensor> rows;
     std::vector<float> wanted;
     for (unsigned i = 0; i < std::min<size_t>(batch, targets.size()); ++i) {
-      size_t k =
-          std::uniform_int_distribution<size_t>(0, targets.size() - 1)(random);
+      // Every other row from the records after the prior, when any.
+      size_t first = i % 2 && prior < targets.size() ? prior : 0;
+      size_t k = std::uniform_int_distribution<size_t>(first,
+                                                       targets.size() - 1)(
+          random);
       rows.push_back(inputs[k]);
       wanted.push_back(targets[k]);
     }
@@ -98,6 +101,7 @@ llvm::Error CostModel::load(llvm::StringRef path) {
     net->load(model);
     inputs.clear();
     targets.clear();
+    prior = 0;
     torch::Tensor savedInputs, savedTargets;
     if (archive.try_read("inputs", savedInputs) &&
         archive.try_read("targets", savedTargets)) {

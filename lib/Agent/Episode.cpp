@@ -67,11 +67,14 @@ agent::playEpisode(MaxQAgent &agent, Game &game, ProgramCosts &costs,
                    const EpisodeOptions &options,
                    ProgramEmbeddingCache *features) {
   size_t start = game.history().size();
-  std::optional<double> original = costs.getSeconds(game);
-  if (!original)
+  std::optional<double> startSeconds = costs.getSeconds(game);
+  if (!startSeconds)
     return llvm::createStringError(
-        "the original kernel does not run: there is no speedup to reward");
+        "the program play starts from does not run: there is no speedup to "
+        "reward");
+  double original = options.referenceSeconds.value_or(*startSeconds);
   EpisodeResult result;
+  result.bestSpeedup = result.finalSpeedup = original / *startSeconds;
   double lossSum = 0;
   unsigned losses = 0;
   llvm::Expected<Observation> first = observe(game, features);
@@ -89,7 +92,7 @@ agent::playEpisode(MaxQAgent &agent, Game &game, ProgramCosts &costs,
     }
     ProgramCost cost = costs.get(game);
     std::optional<double> seconds = cost.seconds;
-    double reward = seconds ? *original / *seconds : 0;
+    double reward = seconds ? original / *seconds : 0;
     if (!stop)
       result.visits.push_back(
           Visit{game.history().size() - start, reward, cost.estimate});

@@ -34,6 +34,50 @@ KernelPlay::KernelPlay(dojo::KernelOp kernel, const MoveOptions &options,
   measured[game.print()] = 1;
 }
 
+llvm::Error KernelPlay::checkEliteStarts(double fromElite) {
+  if (fromElite >= 0 && fromElite <= 1)
+    return llvm::Error::success();
+  return llvm::createStringError(
+      "--elite-starts must be a probability (0 to 1), not " +
+      std::to_string(fromElite));
+}
+
+llvm::Expected<EpisodeResult>
+KernelPlay::play(MaxQAgent &agent, EpisodeOptions options, double fromElite) {
+  llvm::ArrayRef<MoveRequest> start;
+  std::mt19937_64 &random = agent.getRandom();
+  if (!elites.empty() &&
+      std::uniform_real_distribution<double>(0, 1)(random) < fromElite)
+    start = elites[std::uniform_int_distribution<size_t>(
+                       0, elites.size() - 1)(random)]
+                .moves;
+  size_t depth = game.history().size();
+  auto backToOriginal = [&] {
+    while (game.history().size() > depth)
+      game.undo();
+  };
+  for (const MoveRequest &move : start)
+    if (llvm::Error error = game.apply(move)) {
+      // Measured from these moves: they apply.
+      backToOriginal();
+      return std::move(error);
+    }
+  options.referenceSeconds = originalSeconds;
+  llvm::Expected<EpisodeResult> played =
+      playEpisode(agent, game, costs, options, &features);
+  backToOriginal();
+  if (!played || start.empty())
+    return played;
+  auto prepend = [&](llvm::SmallVector<MoveRequest> &moves) {
+    moves.insert(moves.begin(), start.begin(), start.end());
+  };
+  prepend(played->moves);
+  prepend(played->bestMoves);
+  for (Visit &visit : played->visits)
+    visit.moves += start.size();
+  return played;
+}
+
 KernelPlay::Outcome KernelPlay::measureBest(const EpisodeResult &played,
                                             const Measure &measure,
                                             std::optional<double> *out) {
@@ -59,6 +103,14 @@ KernelPlay::Outcome KernelPlay::measureBest(const EpisodeResult &played,
   if (result->ok() && result->seconds > 0)
     speedup = originalSeconds / result->seconds;
   measured[game.print()] = speedup.value_or(0);
+  if (speedup && *speedup > 1) {
+    // Each program is measured once, so an elite is never listed twice.
+    auto at = llvm::find_if(
+        elites, [&](const Elite &elite) { return elite.speedup < *speedup; });
+    elites.insert(at, Elite{*speedup, llvm::SmallVector<MoveRequest>(moves)});
+    if (elites.size() > kElites)
+      elites.pop_back();
+  }
   if (out)
     *out = speedup;
   // Reached in play: its features are cached.

@@ -5,6 +5,7 @@
 #include "perfdojo/Agent/LanguageModelEmbedding.h"
 #include "perfdojo/TorchReference/LibtorchThreads.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace perfdojo;
@@ -62,6 +63,8 @@ static llvm::Expected<Player> createPlayer(const PerfLLMOptions &options,
 }
 
 llvm::Error agent::checkOptions(const PerfLLMOptions &options) {
+  if (llvm::Error error = KernelPlay::checkEliteStarts(options.fromElite))
+    return error;
   llvm::Expected<Player> player = createPlayer(options, 0);
   return player ? llvm::Error::success() : player.takeError();
 }
@@ -88,7 +91,9 @@ void PerfLLMStrategy::run(SearchContext &search) {
   if (!original || !original->ok())
     return;
   uint64_t seed = search.getRandom()();
-  bool learn = options.model.empty();
+  // Learning from scratch explores widely at first; a trained model
+  // explores a little (it learns from this kernel's rewards either way).
+  bool fromScratch = options.model.empty();
   llvm::Expected<Player> player = createPlayer(options, seed);
   if (!player) {
     // Drivers check the options first (checkOptions); say so if the model
@@ -98,6 +103,16 @@ void PerfLLMStrategy::run(SearchContext &search) {
   }
   MaxQAgent *agent = player->agent.get();
   CostModel model(player->embedding->getSize(), 128, seed);
+  // A trained model's cost model knows its training kernels' programs: a
+  // prior for this one, whose own measurements weigh as much.
+  std::string costPath = options.model + ".cost";
+  if (!fromScratch && llvm::sys::fs::exists(costPath)) {
+    if (llvm::Error error = model.load(costPath)) {
+      llvm::errs() << "perfllm: " << llvm::toString(std::move(error)) << "\n";
+      return;
+    }
+    model.markPrior();
+  }
   KernelPlay play(search.getOriginal(), search.getMoveOptions(), model,
                   original->seconds, options.maxWorkRatio,
                   *player->embedding);
@@ -106,17 +121,15 @@ void PerfLLMStrategy::run(SearchContext &search) {
   };
   EpisodeOptions episode;
   episode.maxSteps = options.maxSteps;
-  episode.learn = learn;
   // Episodes that found no program to measure, in a row: a bound for
   // budgets that count only evaluations.
   unsigned idle = 0, episodes = 0;
   while (!search.exhausted() && idle < 100) {
     episode.epsilon =
-        learn ? std::max(0.05, 1.0 - episodes / 40.0) : options.epsilon;
+        fromScratch ? std::max(0.05, 1.0 - episodes / 40.0) : options.epsilon;
     ++episodes;
     llvm::Expected<EpisodeResult> played =
-        playEpisode(*agent, play.getGame(), play.getCosts(), episode,
-                    &play.getFeatures());
+        play.play(*agent, episode, options.fromElite);
     if (!played) {
       llvm::errs() << "perfllm: " << llvm::toString(played.takeError())
                    << "\n";

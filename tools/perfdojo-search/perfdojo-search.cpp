@@ -61,6 +61,11 @@ static cl::opt<std::string> modelPath(
 static cl::opt<unsigned> episodeSteps(
     "episode-steps", cl::init(30),
     cl::desc("perfllm: moves per episode"), cl::cat(searchCategory));
+static cl::opt<double> eliteStarts(
+    "elite-starts", cl::init(0.5),
+    cl::desc("perfllm: probability that an episode starts from one of the "
+             "fastest programs measured so far rather than the original"),
+    cl::cat(searchCategory));
 static cl::opt<std::string> embeddingName(
     "embedding", cl::init(""),
     cl::desc("perfllm: how the agent sees a program: features (the "
@@ -321,6 +326,7 @@ static int toolMain(int argc, char **argv) {
   perfllm.model = modelPath;
   perfllm.maxSteps = std::max(1u, episodeSteps.getValue());
   perfllm.maxWorkRatio = maxWorkRatio;
+  perfllm.fromElite = eliteStarts;
   perfllm.embedding = embeddingName;
   perfllm.embeddingModel = embeddingModel;
   agent::registerPerfLLMStrategy(perfllm);

@@ -60,6 +60,11 @@ static cl::opt<unsigned> maxEpisodes("episodes", cl::init(0),
 static cl::opt<unsigned> episodeSteps("episode-steps", cl::init(30),
                                       cl::desc("Moves per episode"),
                                       cl::cat(trainCategory));
+static cl::opt<double> eliteStarts(
+    "elite-starts", cl::init(0.5),
+    cl::desc("Probability that an episode starts from one of the kernel's "
+             "fastest programs measured so far rather than its original"),
+    cl::cat(trainCategory));
 static cl::opt<unsigned> exploreEpisodes(
     "explore-episodes", cl::init(200),
     cl::desc("Episodes over which exploration falls from 1 to 0.05"),
@@ -168,6 +173,11 @@ static int toolMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   parseToolCommandLine(argc, argv, trainCategory, "kernel-threads",
                        "PerfDojo: train the Max-Q agent on kernels\n");
+  if (llvm::Error error = KernelPlay::checkEliteStarts(eliteStarts)) {
+    llvm::errs() << "perfdojo-train: " << llvm::toString(std::move(error))
+                 << "\n";
+    return 1;
+  }
   if (!budgetSeconds && !budgetEvals && !maxEpisodes) {
     llvm::errs() << "perfdojo-train: give a budget (--budget-seconds, "
                     "--budget-evals and/or --episodes)\n";
@@ -295,8 +305,7 @@ static int toolMain(int argc, char **argv) {
     episode.epsilon = std::max(
         0.05, 1.0 - double(state.episodes) / std::max(1u, exploreEpisodes.getValue()));
     llvm::Expected<EpisodeResult> played =
-        playEpisode(*agent, k.play->getGame(), k.play->getCosts(), episode,
-                    &k.play->getFeatures());
+        k.play->play(*agent, episode, eliteStarts);
     if (!played) {
       llvm::errs() << "perfdojo-train: " << k.path << ": "
                    << llvm::toString(played.takeError()) << "\n";

@@ -37,6 +37,12 @@ public:
            std::optional<double> speedup);
   size_t size() const { return targets.size(); }
 
+  /// Makes the records so far a prior (those of the kernels a model was
+  /// trained on): from now on, while there are newer records, half of each
+  /// minibatch comes from them, so a few measurements of a new kernel are
+  /// not lost among a training run's thousand.
+  void markPrior() { prior = targets.size(); }
+
   /// Gradient steps on minibatches of the records (none while there are
   /// no records). Returns the last minibatch's mean squared error of the
   /// log speedup, when a step was taken.
@@ -57,6 +63,7 @@ private:
   std::unique_ptr<torch::optim::Adam> optimizer;
   std::vector<torch::Tensor> inputs;
   std::vector<float> targets;
+  size_t prior = 0;
   std::mt19937_64 random;
 };
 

@@ -62,6 +62,11 @@ struct EpisodeOptions {
   bool learn = true;
   /// A program that does not run ends the episode (reward 0).
   bool endOnFailure = true;
+  /// The seconds every reward is a speedup against; unset: the seconds of
+  /// the program play starts from. An episode that starts from a program
+  /// other than the original passes the original's, so rewards keep one
+  /// scale whatever the start.
+  std::optional<double> referenceSeconds;
 };
 
 /// A program an episode reached: after its first `moves` moves.
@@ -78,7 +83,7 @@ struct EpisodeResult {
   /// (the prefixes of `moves` lead to the visits).
   std::vector<Visit> visits;
   llvm::SmallVector<MoveRequest> moves;
-  /// The fastest program visited (the original: speedup 1, no moves).
+  /// The fastest program visited (the start itself: no moves).
   double bestSpeedup = 1;
   llvm::SmallVector<MoveRequest> bestMoves;
   /// The speedup where the episode ended (0 for a program that fails).
@@ -92,9 +97,10 @@ struct EpisodeResult {
   std::vector<std::string> refused;
 };
 
-/// Plays one episode from `game`'s current state, which must be the
-/// original kernel (its time is the reward's reference). The game is back
-/// in that state afterwards. Fails when the original does not run.
+/// Plays one episode from `game`'s current state: the original kernel,
+/// whose time is then the reward's reference, or any program reached from
+/// it with the original's time as `options.referenceSeconds`. The game is
+/// back in that state afterwards. Fails when the start does not run.
 /// `features`, when given, caches the programs' features across episodes.
 llvm::Expected<EpisodeResult>
 playEpisode(MaxQAgent &agent, Game &game, ProgramCosts &costs,

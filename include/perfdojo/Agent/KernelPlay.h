@@ -6,6 +6,12 @@
 // model's estimate. After an episode, the visited program the model rates
 // best is measured, and that result is what the cost model learns from.
 //
+// Episodes start from the original or from one of the fastest programs
+// measured so far (the elites): one episode is a few dozen moves, the
+// programs worth finding are often a hundred away, and a start from an
+// elite carries what earlier episodes found into the next. Rewards stay
+// speedups over the original whatever the start.
+//
 //===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_AGENT_KERNELPLAY_H
 #define PERFDOJO_AGENT_KERNELPLAY_H
@@ -41,6 +47,26 @@ public:
   using Measure =
       std::function<std::optional<Evaluation>(llvm::ArrayRef<MoveRequest>)>;
 
+  /// Plays one episode with `agent` (Episode.h, playEpisode): from the
+  /// original, or with probability `fromElite` from one of the kElites
+  /// fastest programs measured so far, chosen uniformly with the agent's
+  /// random stream. The result's moves, visits and best moves count from
+  /// the original, the start's moves first.
+  llvm::Expected<EpisodeResult> play(MaxQAgent &agent,
+                                     EpisodeOptions options,
+                                     double fromElite);
+
+  /// The fastest programs measured so far that beat the original, fastest
+  /// first: their speedups and moves from the original.
+  struct Elite {
+    double speedup;
+    llvm::SmallVector<MoveRequest> moves;
+  };
+  static constexpr size_t kElites = 4;
+  /// Why `fromElite` cannot be play's probability of an elite start.
+  static llvm::Error checkEliteStarts(double fromElite);
+  llvm::ArrayRef<Elite> getElites() const { return elites; }
+
   enum class Outcome { Measured, NothingNew, BudgetSpent };
   /// Measures the program of `played` that the model rates best among
   /// those not yet measured, and records it in the model (not refit: the
@@ -59,6 +85,7 @@ private:
   torch::Tensor originalFeatures;
   /// Measured speedups by program text (0: it does not run).
   llvm::StringMap<double> measured;
+  std::vector<Elite> elites;
   ProgramCosts costs;
   ProgramEmbeddingCache features;
 };

@@ -7,7 +7,11 @@
 // speedup is best, and that result refits the model. The search records
 // every real evaluation, so its best program and final selection are the
 // usual ones. With a trained model (perfdojo-train) the agent plays greedily
-// with a little exploration; without one it learns online on this kernel.
+// with a little exploration and goes on learning from this kernel's
+// rewards, its cost model starting from the one trained with it; without
+// one it learns online on this kernel from scratch. Episodes start from the
+// original or from one of the fastest programs measured so far
+// (KernelPlay.h).
 //
 // This header is free of libtorch, so drivers built without exceptions can
 // register the strategy.
@@ -36,6 +40,9 @@ struct PerfLLMOptions {
   unsigned maxSteps = 30;
   /// Exploration when playing a trained model.
   double epsilon = 0.05;
+  /// Probability that an episode starts from one of the fastest programs
+  /// measured so far rather than from the original.
+  double fromElite = 0.5;
   /// Cost-model gradient steps after each real evaluation.
   unsigned costModelSteps = 40;
   /// The search's work ratio: programs above it do not run (KernelPlay).

@@ -1,0 +1,113 @@
+//===- KernelPlayTest.cpp - episodes from the fastest programs measured ---===//
+
+#include "perfdojo/Agent/KernelPlay.h"
+#include "perfdojo/Target/DojoText/DojoText.h"
+
+#include "mlir/IR/MLIRContext.h"
+#include "gtest/gtest.h"
+
+using namespace perfdojo;
+using namespace perfdojo::agent;
+
+namespace {
+/// A synthetic cost, not a performance model: vector scopes make a
+/// program cheaper, parallel ones a little, and every scope costs a bit.
+double syntheticSeconds(dojo::KernelOp kernel) {
+  double vector = 0, parallel = 0, scopes = 0;
+  kernel.walk([&](dojo::ScopeOp scope) {
+    ++scopes;
+    vector += scope.getMode() == dojo::Mode::vector;
+    parallel += scope.getMode() == dojo::Mode::parallel;
+  });
+  return 1.0 / (1 + vector + 0.5 * parallel) + 0.01 * scopes;
+}
+
+struct Fixture {
+  mlir::MLIRContext context;
+  mlir::OwningOpRef<mlir::ModuleOp> module =
+      loadKernelFile("kernels/small/softmax.dojo", &context);
+  dojo::KernelOp kernel = module ? getSingleKernel(*module) : nullptr;
+  MoveOptions options{true, TargetDescription::getCpu()};
+
+  /// The program `moves` reach from the original, played on a copy.
+  double secondsAfter(llvm::ArrayRef<MoveRequest> moves) {
+    Game game(kernel, options);
+    for (const MoveRequest &move : moves)
+      EXPECT_FALSE(llvm::errorToBool(game.apply(move)));
+    return syntheticSeconds(game.getKernel());
+  }
+};
+
+AgentOptions smallAgent(uint64_t seed) {
+  AgentOptions options;
+  options.setEmbedding(getProgramFeatureEmbedding());
+  options.hidden = 32;
+  options.batch = 16;
+  options.seed = seed;
+  return options;
+}
+
+TEST(KernelPlay, EpisodesStartFromTheFastestProgramsMeasured) {
+  Fixture f;
+  ASSERT_TRUE(f.kernel);
+  double original = f.secondsAfter({});
+  CostModel model(getProgramFeatureEmbedding().getSize(), 32, 0);
+  KernelPlay play(f.kernel, f.options, model, original);
+  std::string start = play.getGame().print();
+  MaxQAgent agent(smallAgent(3));
+  KernelPlay::Measure measure = [&](llvm::ArrayRef<MoveRequest> moves) {
+    Evaluation result;
+    result.status = EvaluationStatus::Ok;
+    result.seconds = f.secondsAfter(moves);
+    return std::optional<Evaluation>(result);
+  };
+  EpisodeOptions options;
+  options.maxSteps = 5;
+  options.epsilon = 1;
+  options.learn = false;
+  unsigned fromElites = 0;
+  for (int episode = 0; episode < 16; ++episode) {
+    std::vector<KernelPlay::Elite> before(play.getElites().begin(),
+                                          play.getElites().end());
+    llvm::Expected<EpisodeResult> played = play.play(agent, options, 0.75);
+    ASSERT_TRUE(bool(played)) << llvm::toString(played.takeError());
+    EXPECT_EQ(play.getGame().print(), start) << "back at the original";
+    // The moves count from the original: they replay there, and an episode
+    // from an elite begins with its moves.
+    for (const KernelPlay::Elite &elite : before)
+      if (played->moves.size() > elite.moves.size() &&
+          std::equal(elite.moves.begin(), elite.moves.end(),
+                     played->moves.begin()))
+        ++fromElites;
+    for (const Visit &visit : played->visits)
+      EXPECT_LE(visit.moves, played->moves.size());
+    // Rewards are the cost model's estimates here; the best moves replay.
+    f.secondsAfter(played->bestMoves);
+    f.secondsAfter(played->moves);
+    ASSERT_NE(play.measureBest(*played, measure),
+              KernelPlay::Outcome::BudgetSpent);
+    model.fit(5);
+    play.getCosts().forgetEstimates();
+  }
+  llvm::ArrayRef<KernelPlay::Elite> elites = play.getElites();
+  ASSERT_FALSE(elites.empty()) << "random play finds faster programs";
+  EXPECT_LE(elites.size(), KernelPlay::kElites);
+  EXPECT_GT(fromElites, 0u);
+  for (size_t i = 0; i < elites.size(); ++i) {
+    EXPECT_GT(elites[i].speedup, 1);
+    EXPECT_NEAR(elites[i].speedup, original / f.secondsAfter(elites[i].moves),
+                1e-9);
+    if (i)
+      EXPECT_GE(elites[i - 1].speedup, elites[i].speedup) << "fastest first";
+  }
+}
+
+TEST(KernelPlay, EliteStartsAreAProbability) {
+  EXPECT_FALSE(llvm::errorToBool(KernelPlay::checkEliteStarts(0)));
+  EXPECT_FALSE(llvm::errorToBool(KernelPlay::checkEliteStarts(1)));
+  llvm::Error error = KernelPlay::checkEliteStarts(1.5);
+  ASSERT_TRUE(bool(error));
+  EXPECT_NE(llvm::toString(std::move(error)).find("a probability"),
+            std::string::npos);
+}
+} // namespace
