@@ -62,7 +62,7 @@ static cl::opt<unsigned> episodeSteps(
     "episode-steps", cl::init(30),
     cl::desc("perfllm: moves per episode"), cl::cat(searchCategory));
 static cl::opt<double> eliteStarts(
-    "elite-starts", cl::init(0.5),
+    "elite-starts", cl::init(0.0),
     cl::desc("perfllm: probability that an episode starts from one of the "
              "fastest programs measured so far rather than the original"),
     cl::cat(searchCategory));

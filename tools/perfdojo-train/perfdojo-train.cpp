@@ -61,7 +61,7 @@ static cl::opt<unsigned> episodeSteps("episode-steps", cl::init(30),
                                       cl::desc("Moves per episode"),
                                       cl::cat(trainCategory));
 static cl::opt<double> eliteStarts(
-    "elite-starts", cl::init(0.5),
+    "elite-starts", cl::init(0.0),
     cl::desc("Probability that an episode starts from one of the kernel's "
              "fastest programs measured so far rather than its original"),
     cl::cat(trainCategory));

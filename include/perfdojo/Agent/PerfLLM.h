@@ -10,8 +10,8 @@
 // with a little exploration and goes on learning from this kernel's
 // rewards, its cost model starting from the one trained with it; without
 // one it learns online on this kernel from scratch. Episodes start from the
-// original or from one of the fastest programs measured so far
-// (KernelPlay.h).
+// original or, with a probability the options give, from one of the
+// fastest programs measured so far (KernelPlay.h).
 //
 // This header is free of libtorch, so drivers built without exceptions can
 // register the strategy.
@@ -41,8 +41,9 @@ struct PerfLLMOptions {
   /// Exploration when playing a trained model.
   double epsilon = 0.05;
   /// Probability that an episode starts from one of the fastest programs
-  /// measured so far rather than from the original.
-  double fromElite = 0.5;
+  /// measured so far rather than from the original (off by default: see
+  /// docs/agent.md, "Where episodes start", for the stall it can meet).
+  double fromElite = 0;
   /// Cost-model gradient steps after each real evaluation.
   unsigned costModelSteps = 40;
   /// The search's work ratio: programs above it do not run (KernelPlay).
