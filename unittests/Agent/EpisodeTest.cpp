@@ -1,5 +1,6 @@
 //===- EpisodeTest.cpp - the agent playing a real kernel's game -----------===//
 
+#include "SyntheticCost.h"
 #include "perfdojo/Agent/Episode.h"
 #include "perfdojo/Search/ProgramFeatures.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
@@ -11,16 +12,9 @@ using namespace perfdojo;
 using namespace perfdojo::agent;
 
 namespace {
-/// A synthetic cost, not a performance model: vector scopes make a
-/// program cheaper, parallel ones a little, and every scope costs a bit.
+/// The synthetic cost of the game's program (SyntheticCost.h).
 std::optional<double> syntheticSeconds(Game &game) {
-  double vector = 0, parallel = 0, scopes = 0;
-  game.getKernel().walk([&](dojo::ScopeOp scope) {
-    ++scopes;
-    vector += scope.getMode() == dojo::Mode::vector;
-    parallel += scope.getMode() == dojo::Mode::parallel;
-  });
-  return 1.0 / (1 + vector + 0.5 * parallel) + 0.01 * scopes;
+  return syntheticKernelSeconds(game.getKernel());
 }
 
 struct Softmax {

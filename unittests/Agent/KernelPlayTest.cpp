@@ -1,5 +1,6 @@
 //===- KernelPlayTest.cpp - episodes from the fastest programs measured ---===//
 
+#include "SyntheticCost.h"
 #include "perfdojo/Agent/KernelPlay.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
@@ -10,18 +11,6 @@ using namespace perfdojo;
 using namespace perfdojo::agent;
 
 namespace {
-/// A synthetic cost, not a performance model: vector scopes make a
-/// program cheaper, parallel ones a little, and every scope costs a bit.
-double syntheticSeconds(dojo::KernelOp kernel) {
-  double vector = 0, parallel = 0, scopes = 0;
-  kernel.walk([&](dojo::ScopeOp scope) {
-    ++scopes;
-    vector += scope.getMode() == dojo::Mode::vector;
-    parallel += scope.getMode() == dojo::Mode::parallel;
-  });
-  return 1.0 / (1 + vector + 0.5 * parallel) + 0.01 * scopes;
-}
-
 struct Fixture {
   mlir::MLIRContext context;
   mlir::OwningOpRef<mlir::ModuleOp> module =
@@ -34,7 +23,7 @@ struct Fixture {
     Game game(kernel, options);
     for (const MoveRequest &move : moves)
       EXPECT_FALSE(llvm::errorToBool(game.apply(move)));
-    return syntheticSeconds(game.getKernel());
+    return syntheticKernelSeconds(game.getKernel());
   }
 };
 
