@@ -46,7 +46,9 @@ llvm::Expected<EpisodeResult>
 KernelPlay::play(MaxQAgent &agent, EpisodeOptions options, double fromElite) {
   llvm::ArrayRef<MoveRequest> start;
   std::mt19937_64 &random = agent.getRandom();
-  if (!elites.empty() &&
+  // No draw when starts are off: play's random stream is then the one
+  // episodes from the original have always had.
+  if (fromElite > 0 && !elites.empty() &&
       std::uniform_real_distribution<double>(0, 1)(random) < fromElite)
     start = elites[std::uniform_int_distribution<size_t>(
                        0, elites.size() - 1)(random)]
