@@ -226,7 +226,7 @@ def main():
                       models.get(strategy, ""), where, args, log)
 
     runs, heuristic = [], {}
-    for kernel in test:
+    for done, kernel in enumerate(test, 1):
         report = search_once(kernel, "heuristic", 0,
                              out / "runs" / kernel.stem / "heuristic")
         heuristic[kernel.stem] = (report["naive_time_s"] /
@@ -247,7 +247,7 @@ def main():
                              "seconds": report["elapsed_s"]})
         # The kernels done so far, in case the run is stopped.
         summarize(runs, heuristic, budgets, strategies, train, training,
-                  args.seeds, out, final_summary=kernel == test[-1])
+                  args.seeds, out, final_summary=done == len(test))
 
 
 def summarize(runs, heuristic, budgets, strategies, train, training, seeds,

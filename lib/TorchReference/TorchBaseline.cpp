@@ -11,18 +11,14 @@
 #include "perfdojo/ExecutionEngine/JitKernel.h"
 #include "perfdojo/Runtime/HostBuffer.h"
 #include "perfdojo/Support/ToolFlags.h"
+#include "perfdojo/TorchReference/LibtorchThreads.h"
 #include "perfdojo/TorchReference/TorchOperators.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 
-#include "perfdojo/TorchReference/LibtorchThreads.h"
-
-#include <ATen/Parallel.h>
-
 #include <algorithm>
-#include <dlfcn.h>
 #include <stdexcept>
 
 using namespace mlir;
