@@ -22,6 +22,7 @@
 #include "llvm/Support/MathExtras.h"
 
 #include <functional>
+#include <limits>
 #include <numeric>
 
 using namespace mlir;
@@ -99,18 +100,26 @@ public:
     }
   }
 
-  /// Whether the system with `relations` has an integer solution.
-  bool feasible(ArrayRef<DepthRelation> relations) {
+  /// Whether the system with `relations` has an integer solution: the
+  /// cheap exact paths (unless `fastPaths` is off), then, where they give
+  /// up and `exact` is set, Presburger emptiness; nullopt if undecided.
+  std::optional<bool> decide(ArrayRef<DepthRelation> relations, bool exact) {
     // NotEqual is the union of Less and Greater.
     for (auto [k, rel] : llvm::enumerate(relations)) {
       if (rel != DepthRelation::NotEqual)
         continue;
       SmallVector<DepthRelation, 8> split(relations.begin(), relations.end());
       split[k] = DepthRelation::Less;
-      if (feasible(split))
+      std::optional<bool> less = decide(split, exact);
+      if (less && *less)
         return true;
       split[k] = DepthRelation::Greater;
-      return feasible(split);
+      std::optional<bool> greater = decide(split, exact);
+      if (greater && *greater)
+        return true;
+      if (!less || !greater)
+        return std::nullopt;
+      return false;
     }
     if (fastPaths) {
       if (provablyEmpty(relations))
@@ -118,6 +127,8 @@ public:
       if (std::optional<bool> found = search(relations))
         return *found;
     }
+    if (!exact)
+      return std::nullopt;
     return !buildPolyhedron(relations).isIntegerEmpty();
   }
 
@@ -182,20 +193,82 @@ private:
     return false;
   }
 
-  /// Exact depth-first search over the box, pruned by each equality's
-  /// interval over the variables not yet chosen and by the relations, each
-  /// variable's range narrowed to the values every equality can still
-  /// reach 0 from. The variables split into independent components (linked
-  /// by sharing an equality, or x_k and y_k by a relation of depth k), the
-  /// system is feasible iff each is, and each is searched alone in the
-  /// order x_0, y_0, x_1, y_1, ...: a variable outside a component's
-  /// equalities (the grid row both sides share, say) then multiplies no
-  /// search. Deep nests of small scopes make systems with many variables
-  /// that the Presburger library's integer sampling is very slow on, while
-  /// the search settles them in a few steps. Nullopt if it visits more than
-  /// a fixed budget of nodes (then the exact Presburger test decides).
+  /// One variable of the search: its value lies in [lo, hi], and, for the
+  /// distance d_k standing for y_k = x_k + d_k (x_k = y_k + d_k), at most
+  /// `limit` minus the value of its `base` (x_k, resp. y_k).
+  struct SearchVar {
+    int64_t lo = 0, hi = 0;
+    int base = -1;
+    int64_t limit = 0;
+    bool present = true;
+  };
+
+  /// Exact depth-first search for an integer solution, in the variables
+  /// left after the relations are substituted: y_k = x_k for Equal (one
+  /// variable), y_k = x_k + d_k with d_k >= 1 for Less, x_k = y_k + d_k for
+  /// Greater. The substitution matters on the systems moves ask about,
+  /// where both sides share their outer iterations: their coefficients
+  /// cancel and those depths leave the equalities, instead of multiplying
+  /// the search. The variables split into independent components (linked
+  /// by sharing an equality, or d_k with its base), the system is feasible
+  /// iff each is, and each is searched alone, the variables of largest
+  /// reach (|coefficient| times range) first: on mixed-radix addresses
+  /// (splits of splits) each choice then narrows the rest to a few values
+  /// through each equality's interval. Nullopt if it visits more than a
+  /// fixed budget of nodes (then the exact Presburger test decides).
   std::optional<bool> search(ArrayRef<DepthRelation> relations) {
     unsigned nvars = nx + ny;
+    SmallVector<SearchVar, 16> vars(nvars);
+    for (unsigned k = 0; k < nx; ++k)
+      vars[k].hi = x.sizes[k] - 1;
+    for (unsigned k = 0; k < ny; ++k)
+      vars[nx + k].hi = y.sizes[k] - 1;
+    SmallVector<SmallVector<int64_t, 16>, 4> rows(equalities);
+    // Folds column `from` into column `to` (the substitution of one
+    // variable by another plus a distance keeps `from` as the distance).
+    auto fold = [&](unsigned from, unsigned to, bool keepFrom) {
+      for (SmallVector<int64_t, 16> &row : rows) {
+        if (llvm::AddOverflow(row[to], row[from], row[to]))
+          return false;
+        if (!keepFrom)
+          row[from] = 0;
+      }
+      return true;
+    };
+    for (auto [k, rel] : llvm::enumerate(relations)) {
+      if (k >= nx || k >= ny)
+        break;
+      unsigned xk = k, yk = nx + k;
+      switch (rel) {
+      case DepthRelation::Any:
+      case DepthRelation::NotEqual: // split before we get here
+        continue;
+      case DepthRelation::Equal:
+        if (!fold(yk, xk, /*keepFrom=*/false))
+          return std::nullopt;
+        vars[xk].hi = std::min(vars[xk].hi, vars[yk].hi);
+        vars[yk].present = false;
+        continue;
+      case DepthRelation::Less: // y_k = x_k + d_k
+        if (!fold(yk, xk, /*keepFrom=*/true))
+          return std::nullopt;
+        vars[yk] = {1, vars[yk].hi, int(xk), vars[yk].hi, true};
+        continue;
+      case DepthRelation::Greater: // x_k = y_k + d_k
+        if (!fold(xk, yk, /*keepFrom=*/true))
+          return std::nullopt;
+        vars[xk] = {1, vars[xk].hi, int(yk), vars[xk].hi, true};
+        continue;
+      }
+    }
+    auto inRows = [&](unsigned v) {
+      return llvm::any_of(rows, [&](const auto &row) { return row[v] != 0; });
+    };
+    // A base outside every equality only bounds its distance, most loosely
+    // at 0.
+    for (SearchVar &var : vars)
+      if (var.present && var.base >= 0 && !inRows(var.base))
+        vars[var.base].hi = std::min<int64_t>(vars[var.base].hi, 0);
     // Components: union-find over the variables.
     SmallVector<unsigned, 16> parent(nvars);
     for (unsigned v = 0; v < nvars; ++v)
@@ -204,7 +277,7 @@ private:
       return parent[v] == v ? v : parent[v] = root(parent[v]);
     };
     auto join = [&](unsigned a, unsigned b) { parent[root(a)] = root(b); };
-    for (const SmallVector<int64_t, 16> &row : equalities) {
+    for (const SmallVector<int64_t, 16> &row : rows) {
       std::optional<unsigned> first;
       for (unsigned v = 0; v < nvars; ++v)
         if (row[v] != 0) {
@@ -217,66 +290,101 @@ private:
       if (!first && row.back() != 0)
         return false;
     }
-    for (auto [k, rel] : llvm::enumerate(relations))
-      if (rel != DepthRelation::Any && k < nx && k < ny)
-        join(k, nx + k);
+    for (unsigned v = 0; v < nvars; ++v)
+      if (vars[v].present && vars[v].base >= 0)
+        join(v, vars[v].base);
+    // The reach of a variable: how far it can move some equality's sum.
+    auto reach = [&](unsigned v) {
+      int64_t most = 0;
+      for (const SmallVector<int64_t, 16> &row : rows) {
+        int64_t c = row[v] < 0 ? -row[v] : row[v], term;
+        if (llvm::MulOverflow(c, vars[v].hi - vars[v].lo, term))
+          return std::numeric_limits<int64_t>::max();
+        most = std::max(most, term);
+      }
+      return most;
+    };
     int64_t budget = int64_t(1) << 16;
     SmallVector<bool, 16> done(nvars, false);
     for (unsigned v = 0; v < nvars; ++v) {
+      if (!vars[v].present)
+        continue;
       unsigned component = root(v);
       if (done[component])
         continue;
       done[component] = true;
+      // Depth order (x_0, y_0, x_1, ...), then largest reach first, a
+      // distance's base before it.
       SmallVector<unsigned, 16> order;
+      auto take = [&](unsigned u) {
+        if (vars[u].present && root(u) == component)
+          order.push_back(u);
+      };
       for (unsigned k = 0; k < std::max(nx, ny); ++k) {
-        if (k < nx && root(k) == component)
-          order.push_back(k);
-        if (k < ny && root(nx + k) == component)
-          order.push_back(nx + k);
+        if (k < nx)
+          take(k);
+        if (k < ny)
+          take(nx + k);
       }
-      SmallVector<unsigned, 4> rows;
-      for (unsigned r = 0; r < equalities.size(); ++r)
-        if (llvm::any_of(order, [&](unsigned u) { return equalities[r][u]; }))
-          rows.push_back(r);
-      std::optional<bool> found = searchComponent(order, rows, relations,
-                                                  budget);
+      SmallVector<int64_t, 16> reaches(nvars, 0);
+      for (unsigned u : order)
+        reaches[u] = reach(u);
+      for (unsigned u : order)
+        if (vars[u].base >= 0)
+          reaches[vars[u].base] =
+              std::max(reaches[vars[u].base], reaches[u]);
+      // A base reaches at least as far as its distance and goes first on a
+      // tie, so it is chosen before the distance's range is needed.
+      SmallVector<unsigned, 16> position(nvars, 0);
+      for (auto [i, u] : llvm::enumerate(order))
+        position[u] = i;
+      llvm::sort(order, [&](unsigned a, unsigned b) {
+        return std::make_tuple(-reaches[a], vars[a].base >= 0, position[a]) <
+               std::make_tuple(-reaches[b], vars[b].base >= 0, position[b]);
+      });
+      SmallVector<unsigned, 4> rowsHere;
+      for (unsigned r = 0; r < rows.size(); ++r)
+        if (llvm::any_of(order, [&](unsigned u) { return rows[r][u]; }))
+          rowsHere.push_back(r);
+      std::optional<bool> found =
+          searchComponent(vars, rows, order, rowsHere, budget);
       if (!found || !*found)
         return found;
     }
     return true;
   }
 
-  /// The search of one component: `order` its variables, `rows` the
+  /// The search of one component: `order` its variables, `rowIds` the
   /// equalities over them; `budget` nodes left, shared by all components.
-  std::optional<bool> searchComponent(ArrayRef<unsigned> order,
-                                      ArrayRef<unsigned> rows,
-                                      ArrayRef<DepthRelation> relations,
-                                      int64_t &budget) {
-    unsigned n = order.size();
-    auto extent = [&](unsigned v) {
-      return v < nx ? x.sizes[v] : y.sizes[v - nx];
-    };
-    // suffixLo[r][i], suffixHi[r][i]: range of row r's terms over order[i..].
-    unsigned nrows = rows.size();
+  static std::optional<bool>
+  searchComponent(ArrayRef<SearchVar> vars,
+                  ArrayRef<SmallVector<int64_t, 16>> rows,
+                  ArrayRef<unsigned> order, ArrayRef<unsigned> rowIds,
+                  int64_t &budget) {
+    unsigned n = order.size(), nrows = rowIds.size();
+    // suffixLo[r][i], suffixHi[r][i]: range of row r's terms over order[i..]
+    // (a distance over its widest range: a superset, sound for pruning).
     SmallVector<SmallVector<int64_t, 16>, 4> suffixLo(nrows), suffixHi(nrows);
     for (unsigned r = 0; r < nrows; ++r) {
       suffixLo[r].assign(n + 1, 0);
       suffixHi[r].assign(n + 1, 0);
       for (unsigned i = n; i-- > 0;) {
-        int64_t c = equalities[rows[r]][order[i]], atMax;
-        if (llvm::MulOverflow(c, extent(order[i]) - 1, atMax))
+        const SearchVar &var = vars[order[i]];
+        int64_t c = rows[rowIds[r]][order[i]], atLo, atHi;
+        if (llvm::MulOverflow(c, var.lo, atLo) ||
+            llvm::MulOverflow(c, var.hi, atHi))
           return std::nullopt;
-        int64_t lo = std::min<int64_t>(0, atMax),
-                hi = std::max<int64_t>(0, atMax);
-        if (llvm::AddOverflow(suffixLo[r][i + 1], lo, suffixLo[r][i]) ||
-            llvm::AddOverflow(suffixHi[r][i + 1], hi, suffixHi[r][i]))
+        if (llvm::AddOverflow(suffixLo[r][i + 1], std::min(atLo, atHi),
+                              suffixLo[r][i]) ||
+            llvm::AddOverflow(suffixHi[r][i + 1], std::max(atLo, atHi),
+                              suffixHi[r][i]))
           return std::nullopt;
       }
     }
-    SmallVector<int64_t, 16> value(nx + ny, 0);
+    SmallVector<int64_t, 16> value(vars.size(), 0);
     SmallVector<int64_t, 4> partial(nrows);
     for (unsigned r = 0; r < nrows; ++r)
-      partial[r] = equalities[rows[r]].back();
+      partial[r] = rows[rowIds[r]].back();
     // Returns 1 if a solution exists below, 0 if not, -1 if out of budget.
     std::function<int(unsigned)> visit = [&](unsigned i) -> int {
       if (--budget < 0)
@@ -287,30 +395,14 @@ private:
       if (i == n)
         return 1;
       unsigned v = order[i];
-      int64_t lo = 0, hi = extent(v) - 1;
-      if (v >= nx && v - nx < relations.size()) {
-        int64_t xv = value[v - nx];
-        switch (relations[v - nx]) {
-        case DepthRelation::Any:
-        case DepthRelation::NotEqual: // split before we get here
-          break;
-        case DepthRelation::Equal:
-          lo = std::max(lo, xv);
-          hi = std::min(hi, xv);
-          break;
-        case DepthRelation::Less: // y > x
-          lo = std::max(lo, xv + 1);
-          break;
-        case DepthRelation::Greater: // y < x
-          hi = std::min(hi, xv - 1);
-          break;
-        }
-      }
+      int64_t lo = vars[v].lo, hi = vars[v].hi;
+      if (vars[v].base >= 0)
+        hi = std::min(hi, vars[v].limit - value[vars[v].base]);
       // Bound propagation: a value from which some row's sum can no longer
       // reach 0, whatever the later variables take, is not tried: c * val
       // must lie in [-partial - suffixHi, -partial - suffixLo].
       for (unsigned r = 0; r < nrows && lo <= hi; ++r) {
-        __int128 c = equalities[rows[r]][v];
+        __int128 c = rows[rowIds[r]][v];
         if (c == 0)
           continue;
         __int128 a = -__int128(partial[r]) - suffixHi[r][i + 1],
@@ -332,10 +424,10 @@ private:
       for (int64_t val = lo; val <= hi; ++val) {
         value[v] = val;
         for (unsigned r = 0; r < nrows; ++r)
-          partial[r] += equalities[rows[r]][v] * val;
+          partial[r] += rows[rowIds[r]][v] * val;
         int found = visit(i + 1);
         for (unsigned r = 0; r < nrows; ++r)
-          partial[r] -= equalities[rows[r]][v] * val;
+          partial[r] -= rows[rowIds[r]][v] * val;
         if (found != 0)
           return found;
       }
@@ -444,7 +536,17 @@ bool perfdojo::mayTouchSameElement(const LeafAccesses &x,
     return false;
   PairSystem system(x, y, fastPaths);
   system.addIndexEqualities(a, b);
-  return system.feasible(relations);
+  return *system.decide(relations, /*exact=*/true);
+}
+
+std::optional<bool> perfdojo::decideWithoutPresburger(
+    const LeafAccesses &x, const PhysicalAccess &a, const LeafAccesses &y,
+    const PhysicalAccess &b, ArrayRef<DepthRelation> relations) {
+  if (a.buffer != b.buffer)
+    return false;
+  PairSystem system(x, y, /*fastPaths=*/true);
+  system.addIndexEqualities(a, b);
+  return system.decide(relations, /*exact=*/false);
 }
 
 presburger::IntegerPolyhedron

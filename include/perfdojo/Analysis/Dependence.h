@@ -95,6 +95,14 @@ bool mayTouchSameElement(const LeafAccesses &x, const PhysicalAccess &a,
                          llvm::ArrayRef<DepthRelation> relations,
                          bool fastPaths = true);
 
+/// The cheap exact paths alone (interval and GCD filters, the pruned
+/// search): whether the system has an integer point, or nullopt where they
+/// give up and mayTouchSameElement asks the (much slower) Presburger test.
+std::optional<bool>
+decideWithoutPresburger(const LeafAccesses &x, const PhysicalAccess &a,
+                        const LeafAccesses &y, const PhysicalAccess &b,
+                        llvm::ArrayRef<DepthRelation> relations);
+
 /// The system as an integer set over (x_0, ..., x_nx-1, y_0, ..., y_ny-1),
 /// for analyses that project or subtract it (Initialization.h). `relations`
 /// must not hold NotEqual (a union: ask once with Less, once with Greater).
