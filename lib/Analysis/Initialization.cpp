@@ -21,6 +21,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <mutex>
 
@@ -397,6 +398,60 @@ static bool writesWholeShape(const LeafAccesses &w, BufferOp buffer) {
   return true;
 }
 
+/// Whether the writers of `ws` that write each of their elements once
+/// (an injective access), all inside `buffer`'s shape, write disjoint
+/// parts of it and as many elements in all as the shape has: then together
+/// they write every element, whatever the other writers do. Each condition
+/// is a few dependence tests, which settle the outputs of split, swapped
+/// and remaindered nests where the Presburger subtraction of the exact test
+/// takes seconds; where it answers no, the exact test decides.
+static bool tilesWholeShape(ArrayRef<Writer> ws, BufferOp buffer) {
+  ArrayRef<int64_t> shape = buffer.getShape();
+  int64_t elements = 1;
+  for (int64_t extent : shape)
+    if (llvm::MulOverflow(elements, extent, elements))
+      return false;
+  SmallVector<std::pair<const LeafAccesses *, const PhysicalAccess *>> once;
+  int64_t written = 0;
+  for (const Writer &w : ws) {
+    const PhysicalAccess &a = w.leaf->accesses.front();
+    if (a.indices.size() != shape.size())
+      return false;
+    bool inside = llvm::all_of(llvm::zip(a.indices, shape), [&](auto pair) {
+      auto [form, extent] = pair;
+      auto range = form.range(w.leaf->sizes);
+      return range && range->first >= 0 && range->second < extent;
+    });
+    if (!inside)
+      continue;
+    // Injective: no two instances, first different at depth k (by symmetry
+    // the first smaller there), touch the same element.
+    bool injective = true;
+    for (unsigned k = 0; k < w.leaf->sizes.size() && injective; ++k) {
+      SmallVector<DepthRelation, 8> relations(k, DepthRelation::Equal);
+      relations.push_back(DepthRelation::Less);
+      injective = !mayTouchSameElement(*w.leaf, a, *w.leaf, a, relations);
+    }
+    if (!injective)
+      continue;
+    int64_t count = 1;
+    for (int64_t size : w.leaf->sizes)
+      if (llvm::MulOverflow(count, size, count))
+        return false;
+    if (llvm::AddOverflow(written, count, written))
+      return false;
+    once.push_back({w.leaf, &a});
+  }
+  if (written != elements)
+    return false;
+  for (unsigned i = 0; i < once.size(); ++i)
+    for (unsigned j = i + 1; j < once.size(); ++j)
+      if (mayTouchSameElement(*once[i].first, *once[i].second,
+                              *once[j].first, *once[j].second, {}))
+        return false;
+  return true;
+}
+
 namespace {
 class InitializationChecker {
 public:
@@ -487,6 +542,8 @@ public:
       if (llvm::any_of(ws, [&](const Writer &w) {
             return writesWholeShape(*w.leaf, buffer);
           }))
+        continue;
+      if (tilesWholeShape(ws, buffer))
         continue;
       // A reader after the kernel that reads every element of the shape.
       LeafAccesses caller;

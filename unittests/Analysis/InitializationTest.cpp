@@ -6,7 +6,9 @@
 // analysis); the verdict must equal a brute-force run of the kernel's
 // instances in execution order that marks the elements written. All in one
 // process, so the check's memo (keyed by what it computes from) meets
-// kernels that share some of its inputs and not others.
+// kernels that share some of its inputs and not others. Outputs the same
+// way: leaves that write pieces of a row as split, reordered nests (the
+// programs moves make), with gaps and overlaps.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +18,9 @@
 #include "mlir/IR/MLIRContext.h"
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <functional>
+#include <numeric>
 #include <random>
 
 using namespace mlir;
@@ -192,6 +196,103 @@ TEST(Initialization, MemoizedVerdictsKeepTheirElementAndTheirInputs) {
   EXPECT_EQ(importError(whole), "");
   EXPECT_EQ(importError(partial), first);
   EXPECT_EQ(importError(whole), "");
+}
+
+// An output written in pieces: each piece of the row [0, C) by its own
+// leaf, its length split into factors and the loops reordered, over R
+// rows; sometimes a piece is one short (a gap) or starts one early (an
+// overlap, and a gap at its end unless another piece covers it).
+TEST(Initialization, OutputsWrittenInPiecesAgreeWithASimulation) {
+  std::mt19937 rng(7);
+  unsigned rejected = 0, trials = 200;
+  for (unsigned trial = 0; trial < trials; ++trial) {
+    int64_t rows = 1 + rng() % 3, columns = 6 + rng() % 40;
+    std::vector<int64_t> cuts = {0, columns};
+    for (unsigned i = 0, n = rng() % 3; i < n; ++i)
+      cuts.push_back(1 + rng() % (columns - 1));
+    std::sort(cuts.begin(), cuts.end());
+    cuts.erase(std::unique(cuts.begin(), cuts.end()), cuts.end());
+    std::string text = "x f32 [1] heap in\ny f32 [" + std::to_string(rows) +
+                       ", " + std::to_string(columns) + "] heap out\n";
+    std::vector<bool> written(rows * columns, false);
+    for (size_t p = 0; p + 1 < cuts.size(); ++p) {
+      int64_t start = cuts[p], length = cuts[p + 1] - cuts[p];
+      switch (rng() % 6) {
+      case 0: // a gap
+        length = std::max<int64_t>(1, length - 1);
+        break;
+      case 1: // an overlap
+        start = std::max<int64_t>(0, start - 1);
+        break;
+      case 2: // written twice
+        text += std::to_string(rows) + " " + std::to_string(length) +
+                " y[{0}, {1}+" + std::to_string(start) + "] = x[0]\n";
+        break;
+      }
+      // length = f_0 * f_1 * ... (outermost first), loops shuffled.
+      std::vector<int64_t> factors;
+      int64_t rest = length;
+      for (int64_t f = 2; f <= rest; ++f)
+        while (rest % f == 0 && rest > f && rng() % 2) {
+          factors.push_back(f);
+          rest /= f;
+        }
+      factors.push_back(rest);
+      std::vector<int64_t> strides(factors.size(), 1);
+      for (size_t i = factors.size() - 1; i-- > 0;)
+        strides[i] = strides[i + 1] * factors[i + 1];
+      std::vector<unsigned> order(factors.size());
+      std::iota(order.begin(), order.end(), 0u);
+      std::shuffle(order.begin(), order.end(), rng);
+      std::string line = std::to_string(rows) + " ", column;
+      for (auto [depth, i] : llvm::enumerate(order)) {
+        line += std::to_string(factors[i]) + " ";
+        column += "{" + std::to_string(depth + 1) + "}*" +
+                  std::to_string(strides[i]) + "+";
+      }
+      text += line + "y[{0}, " + column + std::to_string(start) +
+              "] = x[0]\n";
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t c = start; c < start + length; ++c)
+          written[r * columns + c] = true;
+    }
+    bool complete = llvm::all_of(written, [](bool w) { return w; });
+    std::string diagnostics;
+    bool imported = importKernel(text, diagnostics);
+    if (!complete) {
+      ++rejected;
+      EXPECT_FALSE(imported) << text;
+      EXPECT_NE(diagnostics.find("is never written at"), std::string::npos)
+          << text << diagnostics;
+    } else {
+      EXPECT_TRUE(imported) << text << diagnostics;
+    }
+  }
+  EXPECT_GT(rejected, trials / 10);
+  EXPECT_LT(rejected, trials - trials / 10);
+}
+
+// The element count alone proves nothing: a leaf that writes half of an
+// output twice has as many instances as the output has elements, and so do
+// two leaves that overlap.
+TEST(Initialization, OutputsWrittenTwiceAreNotCountedTwice) {
+  std::string twice = importError("x f32 [1] heap in\n"
+                                  "y f32 [4] heap out\n"
+                                  "2 2 y[{1}] = x[0]\n");
+  EXPECT_NE(twice.find("is never written at y[2]"), std::string::npos)
+      << twice;
+  std::string overlap = importError("x f32 [1] heap in\n"
+                                    "y f32 [4] heap out\n"
+                                    "2 y[{0}] = x[0]\n"
+                                    "2 y[{0}+1] = x[0]\n");
+  EXPECT_NE(overlap.find("is never written at y[3]"), std::string::npos)
+      << overlap;
+  EXPECT_EQ(importError("x f32 [1] heap in\n"
+                        "y f32 [2, 6] heap out\n"
+                        "2 2 y[{0}, {1}*2] = x[0]\n"
+                        "2 2 y[{0}, {1}*2+1] = x[0]\n"
+                        "2 2 y[{0}, {1}+4] = x[0]\n"),
+            "");
 }
 
 } // namespace
