@@ -121,78 +121,19 @@ public:
         return std::nullopt;
       return false;
     }
-    if (fastPaths) {
-      if (provablyEmpty(relations))
-        return false;
-      if (std::optional<bool> found = search(relations))
-        return *found;
-    }
+    if (fastPaths)
+      if (std::optional<Substituted> system = substitute(relations)) {
+        if (provablyEmpty(*system))
+          return false;
+        if (std::optional<bool> found = search(*system))
+          return *found;
+      }
     if (!exact)
       return std::nullopt;
     return !buildPolyhedron(relations).isIntegerEmpty();
   }
 
 private:
-  /// GCD and interval tests per equality, with x_k and y_k identified for
-  /// depths related by Equal, and y_k = x_k + delta (x_k = y_k + delta) with
-  /// delta >= 1 for Less (Greater), which settles the common "different
-  /// iterations touch different elements" case without the exact test.
-  /// Sound: each proves emptiness of a superset.
-  bool provablyEmpty(ArrayRef<DepthRelation> relations) {
-    for (const SmallVector<int64_t, 16> &row : equalities) {
-      SmallVector<int64_t, 16> coeffs(row.begin(), row.end() - 1);
-      // Each variable ranges over [lower, upper].
-      SmallVector<int64_t, 16> lower(nx + ny, 0), upper;
-      for (unsigned k = 0; k < nx; ++k)
-        upper.push_back(x.sizes[k] - 1);
-      for (unsigned k = 0; k < ny; ++k)
-        upper.push_back(y.sizes[k] - 1);
-      for (auto [k, rel] : llvm::enumerate(relations)) {
-        unsigned xk = k, yk = nx + k;
-        switch (rel) {
-        case DepthRelation::Any:
-        case DepthRelation::NotEqual: // split before we get here
-          break;
-        case DepthRelation::Equal:
-          coeffs[xk] += coeffs[yk];
-          coeffs[yk] = 0;
-          upper[xk] = std::min(upper[xk], upper[yk]);
-          break;
-        case DepthRelation::Less: // y_k = x_k + delta, 1 <= delta
-          coeffs[xk] += coeffs[yk];
-          lower[yk] = 1;
-          break;
-        case DepthRelation::Greater: // x_k = y_k + delta, 1 <= delta
-          coeffs[yk] += coeffs[xk];
-          lower[xk] = 1;
-          break;
-        }
-      }
-      int64_t constant = row.back();
-      int64_t g = 0, lo = constant, hi = constant;
-      bool overflow = false;
-      for (auto [c, l, u] : llvm::zip(coeffs, lower, upper)) {
-        if (l > u)
-          return true; // an empty range (delta in a scope of size 1)
-        if (c == 0)
-          continue;
-        g = std::gcd(g, c < 0 ? -c : c);
-        int64_t atLower, atUpper;
-        overflow |= llvm::MulOverflow(c, l, atLower);
-        overflow |= llvm::MulOverflow(c, u, atUpper);
-        overflow |= llvm::AddOverflow(lo, std::min(atLower, atUpper), lo);
-        overflow |= llvm::AddOverflow(hi, std::max(atLower, atUpper), hi);
-      }
-      if (overflow)
-        continue; // let the exact test decide
-      if (g == 0 ? constant != 0 : constant % g != 0)
-        return true;
-      if (lo > 0 || hi < 0)
-        return true;
-    }
-    return false;
-  }
-
   /// One variable of the search: its value lies in [lo, hi], and, for the
   /// distance d_k standing for y_k = x_k + d_k (x_k = y_k + d_k), at most
   /// `limit` minus the value of its `base` (x_k, resp. y_k).
@@ -203,27 +144,26 @@ private:
     bool present = true;
   };
 
-  /// Exact depth-first search for an integer solution, in the variables
-  /// left after the relations are substituted: y_k = x_k for Equal (one
-  /// variable), y_k = x_k + d_k with d_k >= 1 for Less, x_k = y_k + d_k for
-  /// Greater. The substitution matters on the systems moves ask about,
-  /// where both sides share their outer iterations: their coefficients
-  /// cancel and those depths leave the equalities, instead of multiplying
-  /// the search. The variables split into independent components (linked
-  /// by sharing an equality, or d_k with its base), the system is feasible
-  /// iff each is, and each is searched alone, the variables of largest
-  /// reach (|coefficient| times range) first: on mixed-radix addresses
-  /// (splits of splits) each choice then narrows the rest to a few values
-  /// through each equality's interval. Nullopt if it visits more than a
-  /// fixed budget of nodes (then the exact Presburger test decides).
-  std::optional<bool> search(ArrayRef<DepthRelation> relations) {
-    unsigned nvars = nx + ny;
-    SmallVector<SearchVar, 16> vars(nvars);
+  /// The system after substituting the depth relations: y_k = x_k for
+  /// Equal (one variable), y_k = x_k + d_k with d_k >= 1 for Less, x_k =
+  /// y_k + d_k for Greater. On the systems moves ask about, where both
+  /// sides share their outer iterations, their coefficients cancel and
+  /// those depths leave the equalities. Each variable's static range is a
+  /// superset of its values (a distance's also depends on its base).
+  struct Substituted {
+    SmallVector<SearchVar, 16> vars;
+    SmallVector<SmallVector<int64_t, 16>, 4> rows;
+  };
+  std::optional<Substituted> substitute(ArrayRef<DepthRelation> relations) {
+    Substituted system;
+    SmallVector<SearchVar, 16> &vars = system.vars;
+    SmallVector<SmallVector<int64_t, 16>, 4> &rows = system.rows;
+    vars.resize(nx + ny);
     for (unsigned k = 0; k < nx; ++k)
       vars[k].hi = x.sizes[k] - 1;
     for (unsigned k = 0; k < ny; ++k)
       vars[nx + k].hi = y.sizes[k] - 1;
-    SmallVector<SmallVector<int64_t, 16>, 4> rows(equalities);
+    rows = equalities;
     // Folds column `from` into column `to` (the substitution of one
     // variable by another plus a distance keeps `from` as the distance).
     auto fold = [&](unsigned from, unsigned to, bool keepFrom) {
@@ -261,14 +201,63 @@ private:
         continue;
       }
     }
+    // A base outside every equality only bounds its distance, most loosely
+    // at 0.
     auto inRows = [&](unsigned v) {
       return llvm::any_of(rows, [&](const auto &row) { return row[v] != 0; });
     };
-    // A base outside every equality only bounds its distance, most loosely
-    // at 0.
     for (SearchVar &var : vars)
       if (var.present && var.base >= 0 && !inRows(var.base))
         vars[var.base].hi = std::min<int64_t>(vars[var.base].hi, 0);
+    return system;
+  }
+
+  /// GCD and interval tests per equality of the substituted system
+  /// (substitute: x_k and y_k one variable for Equal, y_k = x_k + d_k with
+  /// d_k >= 1 for Less), which settles the common "different iterations
+  /// touch different elements" case without a search. Sound: each proves
+  /// emptiness of a superset.
+  bool provablyEmpty(const Substituted &system) {
+    for (const SmallVector<int64_t, 16> &row : system.rows) {
+      int64_t constant = row.back();
+      int64_t g = 0, lo = constant, hi = constant;
+      bool overflow = false;
+      for (auto [c, var] : llvm::zip(ArrayRef<int64_t>(row).drop_back(), system.vars)) {
+        if (!var.present)
+          continue;
+        if (var.lo > var.hi)
+          return true; // an empty range (a distance in a scope of size 1)
+        if (c == 0)
+          continue;
+        g = std::gcd(g, c < 0 ? -c : c);
+        int64_t atLower, atUpper;
+        overflow |= llvm::MulOverflow(c, var.lo, atLower);
+        overflow |= llvm::MulOverflow(c, var.hi, atUpper);
+        overflow |= llvm::AddOverflow(lo, std::min(atLower, atUpper), lo);
+        overflow |= llvm::AddOverflow(hi, std::max(atLower, atUpper), hi);
+      }
+      if (overflow)
+        continue; // let the exact test decide
+      if (g == 0 ? constant != 0 : constant % g != 0)
+        return true;
+      if (lo > 0 || hi < 0)
+        return true;
+    }
+    return false;
+  }
+
+  /// Exact depth-first search for an integer solution of the substituted
+  /// system. The variables split into independent components (linked by
+  /// sharing an equality, or d_k with its base), the system is feasible
+  /// iff each is, and each is searched alone, the variables of largest
+  /// reach (|coefficient| times range) first: on mixed-radix addresses
+  /// (splits of splits) each choice then narrows the rest to a few values
+  /// through each equality's interval. Nullopt if it visits more than a
+  /// fixed budget of nodes (then the exact Presburger test decides).
+  std::optional<bool> search(const Substituted &system) {
+    unsigned nvars = nx + ny;
+    ArrayRef<SearchVar> vars = system.vars;
+    ArrayRef<SmallVector<int64_t, 16>> rows = system.rows;
     // Components: union-find over the variables.
     SmallVector<unsigned, 16> parent(nvars);
     for (unsigned v = 0; v < nvars; ++v)
