@@ -4,9 +4,10 @@
 //   1. filters: different storage, read/read, commuting reductions;
 //   2. the system  x in box(X), y in box(Y), phys(a, x) == phys(b, y),
 //      relations(x_k, y_k) for the constrained depths;
-//   3. per-equality GCD and interval tests, each a cheap proof of emptiness;
-//   4. an exact search over the box, pruned by the equalities' intervals
-//      (within a budget of visited nodes);
+//   3. the relations substituted (y_k = x_k, y_k = x_k + d_k, ...), then
+//      per-equality GCD and interval tests, each a cheap proof of emptiness;
+//   4. an exact search over the substituted box, pruned by the equalities'
+//      intervals (within a budget of visited nodes);
 //   5. otherwise exact integer emptiness with presburger::IntegerPolyhedron.
 // `NotEqual` splits into `Less` or `Greater`. A buffer private to the
 // iterations of a scope at depth p (getPrivatizingScope) adds x_k = y_k for
