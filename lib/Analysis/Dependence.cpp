@@ -137,11 +137,10 @@ public:
 private:
   /// One variable of the search: its value lies in [lo, hi], and, for the
   /// distance d_k standing for y_k = x_k + d_k (x_k = y_k + d_k), at most
-  /// `limit` minus the value of its `base` (x_k, resp. y_k).
+  /// `hi` minus the value of its `base` (x_k, resp. y_k).
   struct SearchVar {
     int64_t lo = 0, hi = 0;
     int base = -1;
-    int64_t limit = 0;
     bool present = true;
   };
 
@@ -193,12 +192,12 @@ private:
       case DepthRelation::Less: // y_k = x_k + d_k
         if (!fold(yk, xk, /*keepFrom=*/true))
           return std::nullopt;
-        vars[yk] = {1, vars[yk].hi, int(xk), vars[yk].hi, true};
+        vars[yk] = {1, vars[yk].hi, int(xk), true};
         continue;
       case DepthRelation::Greater: // x_k = y_k + d_k
         if (!fold(xk, yk, /*keepFrom=*/true))
           return std::nullopt;
-        vars[xk] = {1, vars[xk].hi, int(yk), vars[xk].hi, true};
+        vars[xk] = {1, vars[xk].hi, int(yk), true};
         continue;
       }
     }
@@ -223,7 +222,8 @@ private:
       int64_t constant = row.back();
       int64_t g = 0, lo = constant, hi = constant;
       bool overflow = false;
-      for (auto [c, var] : llvm::zip(ArrayRef<int64_t>(row).drop_back(), system.vars)) {
+      ArrayRef<int64_t> coeffs = ArrayRef<int64_t>(row).drop_back();
+      for (auto [c, var] : llvm::zip(coeffs, system.vars)) {
         if (!var.present)
           continue;
         if (var.lo > var.hi)
@@ -387,7 +387,7 @@ private:
       unsigned v = order[i];
       int64_t lo = vars[v].lo, hi = vars[v].hi;
       if (vars[v].base >= 0)
-        hi = std::min(hi, vars[v].limit - value[vars[v].base]);
+        hi -= value[vars[v].base];
       // Bound propagation: a value from which some row's sum can no longer
       // reach 0, whatever the later variables take, is not tried: c * val
       // must lie in [-partial - suffixHi, -partial - suffixLo].
