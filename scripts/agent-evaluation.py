@@ -14,7 +14,9 @@ seeds of the geomean).
 A strategy `perfllm-EMBEDDING` is the agent seeing programs through another
 embedding (`perfllm-minilm`: the all-MiniLM-L6-v2 sentence embedding of
 their lines), trained the same way with its own model, for the comparison
-of embeddings.
+of embeddings. A suffix `+heuristic` (`perfllm+heuristic`) plays the same
+model from the heuristic pass's programs (`--start=heuristic`), as anneal
+starts from them.
 
 Speedups at a budget prefix are the search's own times (a few repetitions
 each, under whatever load there was); the full budget's best is also
@@ -85,11 +87,23 @@ def geomean(values):
 
 def embedding_of(strategy):
     """The embedding of a perfllm strategy label, None for the others."""
+    strategy = strategy.partition("+")[0]
     if strategy == "perfllm":
         return "features"
     if strategy.startswith("perfllm-"):
         return strategy[len("perfllm-"):]
     return None
+
+
+def start_of(strategy):
+    """Where a perfllm strategy label starts: `perfllm+heuristic` from the
+    heuristic pass's programs, plain `perfllm` from the original."""
+    return strategy.partition("+")[2] or "original"
+
+
+def model_label(strategy):
+    """The label whose model a strategy plays: one model per embedding."""
+    return strategy.partition("+")[0]
 
 
 def search(tools, kernel, strategy, budget, seed, model, out, args, log):
@@ -104,6 +118,9 @@ def search(tools, kernel, strategy, budget, seed, model, out, args, log):
         command.append(f"--budget-evals={budget}")
     if embedding:
         command.append(f"--episode-steps={args.episode_steps}")
+        command.append(f"--start={start_of(strategy)}")
+        if args.elite_starts is not None:
+            command.append(f"--elite-starts={args.elite_starts}")
         if model:
             command.append(f"--model={model}")
         else:
@@ -160,8 +177,13 @@ def main():
     parser.add_argument("--seeds", type=int, default=5)
     parser.add_argument("--strategies", default="perfllm,random,anneal",
                         help="perfllm-EMBEDDING (perfllm-minilm) plays a "
-                        "model trained with that embedding")
+                        "model trained with that embedding; a suffix "
+                        "+heuristic (perfllm+heuristic) starts from the "
+                        "heuristic pass's programs (--start=heuristic)")
     parser.add_argument("--episode-steps", type=int, default=30)
+    parser.add_argument("--elite-starts", type=float, default=None,
+                        help="perfllm's --elite-starts (default: the "
+                        "search's own)")
     parser.add_argument("--threads", type=int, default=1)
     parser.add_argument("--reps", type=int, default=5)
     parser.add_argument("--cache", default="",
@@ -189,7 +211,7 @@ def main():
 
     # One model per perfllm strategy, each trained with its embedding.
     models, training = {}, {}
-    for strategy in strategies:
+    for strategy in dict.fromkeys(map(model_label, strategies)):
         embedding = embedding_of(strategy)
         if not embedding or args.online:
             continue
@@ -223,7 +245,8 @@ def main():
                 return json.load(f)
         return search(tools, kernel, strategy,
                       0 if strategy == "heuristic" else budgets[-1], seed,
-                      models.get(strategy, ""), where, args, log)
+                      models.get(model_label(strategy), ""), where, args,
+                      log)
 
     runs, heuristic = [], {}
     for done, kernel in enumerate(test, 1):

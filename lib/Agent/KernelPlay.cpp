@@ -94,16 +94,28 @@ KernelPlay::Outcome KernelPlay::measureBest(const EpisodeResult &played,
   std::optional<Evaluation> result = measure(moves);
   if (!result)
     return Outcome::BudgetSpent;
+  if (llvm::Error error = record(moves, *result, out))
+    // The episode played these moves from the original: they apply.
+    llvm::consumeError(std::move(error));
+  return Outcome::Measured;
+}
+
+llvm::Error KernelPlay::record(llvm::ArrayRef<MoveRequest> moves,
+                               const Evaluation &result,
+                               std::optional<double> *out) {
   size_t start = game.history().size();
+  auto backToStart = [&] {
+    while (game.history().size() > start)
+      game.undo();
+  };
   for (const MoveRequest &move : moves)
     if (llvm::Error error = game.apply(move)) {
-      // The episode played these moves from this state: they apply.
-      llvm::consumeError(std::move(error));
-      break;
+      backToStart();
+      return error;
     }
   std::optional<double> speedup;
-  if (result->ok() && result->seconds > 0)
-    speedup = originalSeconds / result->seconds;
+  if (result.ok() && result.seconds > 0)
+    speedup = originalSeconds / result.seconds;
   measured[game.print()] = speedup.value_or(0);
   if (speedup && *speedup > 1) {
     // Each program is measured once, so an elite is never listed twice.
@@ -115,11 +127,9 @@ KernelPlay::Outcome KernelPlay::measureBest(const EpisodeResult &played,
   }
   if (out)
     *out = speedup;
-  // Reached in play: its features are cached.
   model.add(originalFeatures,
             torch::tensor(features.get(game.getKernel(), game.print())),
             speedup);
-  while (game.history().size() > start)
-    game.undo();
-  return Outcome::Measured;
+  backToStart();
+  return llvm::Error::success();
 }

@@ -13,6 +13,8 @@
 
 #include "perfdojo/Agent/KernelPlay.h"
 #include "perfdojo/Agent/LanguageModelEmbedding.h"
+#include "perfdojo/Agent/PerfLLM.h"
+#include "perfdojo/Search/RuleCandidates.h"
 #include "perfdojo/TorchReference/LibtorchThreads.h"
 #include "perfdojo/Support/FileIO.h"
 #include "perfdojo/Support/LargeStack.h"
@@ -64,6 +66,17 @@ static cl::opt<double> eliteStarts(
     "elite-starts", cl::init(0.0),
     cl::desc("Probability that an episode starts from one of the kernel's "
              "fastest programs measured so far rather than its original"),
+    cl::cat(trainCategory));
+enum class AgentStart { Original, Heuristic };
+static cl::opt<AgentStart> agentStart(
+    "start", cl::init(AgentStart::Original),
+    cl::desc("Where each kernel's play starts"),
+    cl::values(clEnumValN(AgentStart::Original, "original",
+                          "its original (the paper's agent)"),
+               clEnumValN(AgentStart::Heuristic, "heuristic",
+                          "the heuristic pass's programs are measured "
+                          "first (real evaluations) and are the first "
+                          "elites (--elite-starts then defaults to 0.5)")),
     cl::cat(trainCategory));
 static cl::opt<unsigned> exploreEpisodes(
     "explore-episodes", cl::init(200),
@@ -284,6 +297,40 @@ static int toolMain(int argc, char **argv) {
                                            options.maxWorkRatio, **embedding);
     kernels.push_back(std::move(k));
   }
+  bool fromHeuristic = agentStart == AgentStart::Heuristic;
+  double fromElite =
+      fromHeuristic && !eliteStarts.getNumOccurrences()
+          ? kEliteStartsFromHeuristic
+          : eliteStarts;
+  if (fromHeuristic) {
+    // The heuristic's programs, measured as play measures its own: the
+    // first elites of each kernel and the cost model's first data.
+    for (auto &k : kernels) {
+      std::vector<MoveSequence> candidates =
+          proposeHeuristicCandidates(k->kernel, options.moves);
+      for (const MoveSequence &moves : candidates) {
+        if (budgetEvals && state.evaluations >= budgetEvals)
+          break;
+        ++state.evaluations;
+        std::optional<double> speedup;
+        if (llvm::Error error =
+                k->play->record(moves, k->evaluator->evaluate(moves),
+                                &speedup)) {
+          llvm::errs() << "perfdojo-train: " << k->path
+                       << ": a heuristic program does not replay (please "
+                          "report): "
+                       << llvm::toString(std::move(error)) << "\n";
+          return 1;
+        }
+        k->best = std::max(k->best, speedup.value_or(0));
+      }
+      llvm::errs() << llvm::formatv("[start] {0}: the heuristic's {1} "
+                                    "program(s), best {2:f2}x\n",
+                                    k->kernel.getSymName(), candidates.size(),
+                                    k->best);
+    }
+    model.fit(40);
+  }
 
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
@@ -305,7 +352,7 @@ static int toolMain(int argc, char **argv) {
     episode.epsilon = std::max(
         0.05, 1.0 - double(state.episodes) / std::max(1u, exploreEpisodes.getValue()));
     llvm::Expected<EpisodeResult> played =
-        k.play->play(*agent, episode, eliteStarts);
+        k.play->play(*agent, episode, fromElite);
     if (!played) {
       llvm::errs() << "perfdojo-train: " << k.path << ": "
                    << llvm::toString(played.takeError()) << "\n";

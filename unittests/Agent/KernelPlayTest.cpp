@@ -91,6 +91,79 @@ TEST(KernelPlay, EpisodesStartFromTheFastestProgramsMeasured) {
   }
 }
 
+TEST(KernelPlay, ProgramsMeasuredOutsidePlayAreRecordedAsItsOwn) {
+  // Another strategy's measurements (the heuristic pass's, for a search
+  // started from it) are rewards, elites and cost-model data like play's.
+  Fixture f;
+  ASSERT_TRUE(f.kernel);
+  double original = f.secondsAfter({});
+  CostModel model(getProgramFeatureEmbedding().getSize(), 32, 0);
+  KernelPlay play(f.kernel, f.options, model, original);
+  std::string start = play.getGame().print();
+  MaxQAgent agent(smallAgent(5));
+  EpisodeOptions options;
+  options.maxSteps = 4;
+  options.epsilon = 1;
+  options.learn = false;
+  llvm::Expected<EpisodeResult> played = play.play(agent, options, 0);
+  ASSERT_TRUE(bool(played)) << llvm::toString(played.takeError());
+  // Two programs the episode rated with estimates (the others do not run
+  // for their work, and are not measured).
+  std::vector<size_t> rated;
+  for (const Visit &visit : played->visits)
+    if (visit.estimate && visit.moves)
+      rated.push_back(visit.moves);
+  ASSERT_GE(rated.size(), 2u);
+  llvm::ArrayRef<MoveRequest> fast =
+      llvm::ArrayRef(played->moves).take_front(rated.back());
+  llvm::ArrayRef<MoveRequest> broken =
+      llvm::ArrayRef(played->moves).take_front(rated.front());
+
+  Evaluation twice;
+  twice.status = EvaluationStatus::Ok;
+  twice.seconds = original / 2;
+  std::optional<double> speedup;
+  ASSERT_FALSE(llvm::errorToBool(play.record(fast, twice, &speedup)));
+  ASSERT_TRUE(speedup.has_value());
+  EXPECT_DOUBLE_EQ(*speedup, 2);
+  Evaluation crashed;
+  crashed.status = EvaluationStatus::Crashed;
+  ASSERT_FALSE(llvm::errorToBool(play.record(broken, crashed, &speedup)));
+  EXPECT_FALSE(speedup.has_value());
+  EXPECT_EQ(play.getGame().print(), start) << "back at the original";
+  EXPECT_EQ(play.getMeasured(), 3u) << "the original and the two";
+
+  ASSERT_EQ(play.getElites().size(), 1u) << "only the faster one";
+  EXPECT_DOUBLE_EQ(play.getElites()[0].speedup, 2);
+  EXPECT_TRUE(llvm::equal(play.getElites()[0].moves, fast));
+
+  // Rewards: the measurements, not estimates (the episode's estimates
+  // forgotten, as after every refit).
+  play.getCosts().forgetEstimates();
+  Game &game = play.getGame();
+  for (const MoveRequest &move : fast)
+    ASSERT_FALSE(llvm::errorToBool(game.apply(move)));
+  ProgramCost cost = play.getCosts().get(game);
+  ASSERT_TRUE(cost.seconds.has_value());
+  EXPECT_DOUBLE_EQ(*cost.seconds, original / 2);
+  EXPECT_FALSE(cost.estimate);
+  while (game.history().size() > broken.size())
+    game.undo();
+  EXPECT_FALSE(play.getCosts().get(game).seconds.has_value())
+      << "a program that does not run has no reward";
+  while (!game.history().empty())
+    game.undo();
+
+  // Moves that do not apply record nothing.
+  MoveRequest bogus{"split_scope", "no_such_scope@9", {4}};
+  llvm::Error error = play.record({bogus}, twice, &speedup);
+  EXPECT_TRUE(bool(error));
+  llvm::consumeError(std::move(error));
+  EXPECT_EQ(play.getMeasured(), 3u);
+  EXPECT_EQ(play.getElites().size(), 1u);
+  EXPECT_EQ(play.getGame().print(), start);
+}
+
 TEST(KernelPlay, EliteStartsAreAProbability) {
   EXPECT_FALSE(llvm::errorToBool(KernelPlay::checkEliteStarts(0)));
   EXPECT_FALSE(llvm::errorToBool(KernelPlay::checkEliteStarts(1)));

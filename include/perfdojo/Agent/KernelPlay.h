@@ -76,6 +76,15 @@ public:
   Outcome measureBest(const EpisodeResult &played, const Measure &measure,
                       std::optional<double> *speedup = nullptr);
 
+  /// Records `result`, a real evaluation of `moves` from the original
+  /// made outside play (another strategy's candidates, as the heuristic
+  /// pass's are with PerfLLMOptions::fromHeuristic), as measureBest records
+  /// its own: the measured speedup, the elites, the cost model (not refit).
+  /// Fails, recording nothing, where `moves` do not apply.
+  llvm::Error record(llvm::ArrayRef<MoveRequest> moves,
+                     const Evaluation &result,
+                     std::optional<double> *speedup = nullptr);
+
 private:
   dojo::KernelOp kernel;
   Game game;

@@ -11,7 +11,9 @@
 // rewards, its cost model starting from the one trained with it; without
 // one it learns online on this kernel from scratch. Episodes start from the
 // original or, with a probability the options give, from one of the
-// fastest programs measured so far (KernelPlay.h).
+// fastest programs measured so far (KernelPlay.h); with `fromHeuristic`
+// the heuristic pass's programs are measured first and are the first of
+// those.
 //
 // This header is free of libtorch, so drivers built without exceptions can
 // register the strategy.
@@ -27,6 +29,12 @@
 #include <string>
 
 namespace perfdojo::agent {
+
+/// The probability of an elite start (KernelPlay::play) when the heuristic
+/// pass's programs are the first elites and none is given, in search and
+/// training alike: half the episodes build on them, half explore from the
+/// original.
+inline constexpr double kEliteStartsFromHeuristic = 0.5;
 
 struct PerfLLMOptions {
   /// A model perfdojo-train saved; "" learns online on the kernel.
@@ -44,6 +52,10 @@ struct PerfLLMOptions {
   /// measured so far rather than from the original (off by default: see
   /// docs/agent.md, "Where episodes start", for the stall it can meet).
   double fromElite = 0;
+  /// Starts the search as annealing does: the heuristic pass's candidates
+  /// are measured first and are the first elites (episodes still start
+  /// from an elite only with probability `fromElite`).
+  bool fromHeuristic = false;
   /// Cost-model gradient steps after each real evaluation.
   unsigned costModelSteps = 40;
   /// The search's work ratio: programs above it do not run (KernelPlay).
