@@ -297,6 +297,13 @@ static int toolMain(int argc, char **argv) {
                                            options.maxWorkRatio, **embedding);
     kernels.push_back(std::move(k));
   }
+  // Training's time counts from here: the heuristic's measurements too.
+  auto start = std::chrono::steady_clock::now();
+  auto elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         start)
+        .count();
+  };
   bool fromHeuristic = agentStart == AgentStart::Heuristic;
   double fromElite =
       fromHeuristic && !eliteStarts.getNumOccurrences()
@@ -332,12 +339,6 @@ static int toolMain(int argc, char **argv) {
     model.fit(40);
   }
 
-  auto start = std::chrono::steady_clock::now();
-  auto elapsed = [&] {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
-                                         start)
-        .count();
-  };
   unsigned evaluationsAtStart = state.evaluations;
   auto exhausted = [&] {
     return (budgetSeconds > 0 && elapsed() >= budgetSeconds) ||
