@@ -297,7 +297,9 @@ static int toolMain(int argc, char **argv) {
                                            options.maxWorkRatio, **embedding);
     kernels.push_back(std::move(k));
   }
-  // Training's time counts from here: the heuristic's measurements too.
+  // Training's time and this run's evaluations count from here: the
+  // heuristic's measurements too.
+  unsigned evaluationsAtStart = state.evaluations;
   auto start = std::chrono::steady_clock::now();
   auto elapsed = [&] {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() -
@@ -339,7 +341,6 @@ static int toolMain(int argc, char **argv) {
     model.fit(40);
   }
 
-  unsigned evaluationsAtStart = state.evaluations;
   auto exhausted = [&] {
     return (budgetSeconds > 0 && elapsed() >= budgetSeconds) ||
            (budgetEvals && state.evaluations >= budgetEvals) ||
