@@ -66,16 +66,9 @@ static cl::opt<double> eliteStarts(
     cl::desc("perfllm: probability that an episode starts from one of the "
              "fastest programs measured so far rather than the original"),
     cl::cat(searchCategory));
-enum class AgentStart { Original, Heuristic };
-static cl::opt<AgentStart> agentStart(
-    "start", cl::init(AgentStart::Original),
-    cl::desc("perfllm: where the search starts"),
-    cl::values(clEnumValN(AgentStart::Original, "original",
-                          "the original kernel (the paper's agent)"),
-               clEnumValN(AgentStart::Heuristic, "heuristic",
-                          "the heuristic pass's programs are measured first "
-                          "and are the first elites, as annealing starts "
-                          "from them (--elite-starts then defaults to 0.5)")),
+static cl::opt<agent::AgentStart> agentStart(
+    "start", cl::init(agent::AgentStart::Original),
+    cl::desc("perfllm: where the search starts"), agent::getAgentStartValues(),
     cl::cat(searchCategory));
 static cl::opt<std::string> embeddingName(
     "embedding", cl::init(""),
@@ -337,11 +330,11 @@ static int toolMain(int argc, char **argv) {
   perfllm.model = modelPath;
   perfllm.maxSteps = std::max(1u, episodeSteps.getValue());
   perfllm.maxWorkRatio = maxWorkRatio;
-  perfllm.fromHeuristic = agentStart == AgentStart::Heuristic;
-  // From the heuristic, episodes must start from elites to build on it.
-  perfllm.fromElite = perfllm.fromHeuristic && !eliteStarts.getNumOccurrences()
-                          ? agent::kEliteStartsFromHeuristic
-                          : eliteStarts;
+  perfllm.fromHeuristic = agentStart == agent::AgentStart::Heuristic;
+  perfllm.fromElite = agent::getEliteStarts(
+      agentStart, eliteStarts.getNumOccurrences()
+                      ? std::optional<double>(eliteStarts)
+                      : std::nullopt);
   perfllm.embedding = embeddingName;
   perfllm.embeddingModel = embeddingModel;
   agent::registerPerfLLMStrategy(perfllm);

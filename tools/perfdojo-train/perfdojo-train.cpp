@@ -67,16 +67,9 @@ static cl::opt<double> eliteStarts(
     cl::desc("Probability that an episode starts from one of the kernel's "
              "fastest programs measured so far rather than its original"),
     cl::cat(trainCategory));
-enum class AgentStart { Original, Heuristic };
-static cl::opt<AgentStart> agentStart(
-    "start", cl::init(AgentStart::Original),
-    cl::desc("Where each kernel's play starts"),
-    cl::values(clEnumValN(AgentStart::Original, "original",
-                          "its original (the paper's agent)"),
-               clEnumValN(AgentStart::Heuristic, "heuristic",
-                          "the heuristic pass's programs are measured "
-                          "first (real evaluations) and are the first "
-                          "elites (--elite-starts then defaults to 0.5)")),
+static cl::opt<agent::AgentStart> agentStart(
+    "start", cl::init(agent::AgentStart::Original),
+    cl::desc("Where each kernel's play starts"), agent::getAgentStartValues(),
     cl::cat(trainCategory));
 static cl::opt<unsigned> exploreEpisodes(
     "explore-episodes", cl::init(200),
@@ -307,10 +300,10 @@ static int toolMain(int argc, char **argv) {
         .count();
   };
   bool fromHeuristic = agentStart == AgentStart::Heuristic;
-  double fromElite =
-      fromHeuristic && !eliteStarts.getNumOccurrences()
-          ? kEliteStartsFromHeuristic
-          : eliteStarts;
+  double fromElite = getEliteStarts(
+      agentStart, eliteStarts.getNumOccurrences()
+                      ? std::optional<double>(eliteStarts)
+                      : std::nullopt);
   if (fromHeuristic) {
     // The heuristic's programs, measured as play measures its own: the
     // first elites of each kernel and the cost model's first data.

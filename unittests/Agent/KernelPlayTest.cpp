@@ -2,6 +2,7 @@
 
 #include "SyntheticCost.h"
 #include "perfdojo/Agent/KernelPlay.h"
+#include "perfdojo/Agent/PerfLLM.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -162,6 +163,13 @@ TEST(KernelPlay, ProgramsMeasuredOutsidePlayAreRecordedAsItsOwn) {
   EXPECT_EQ(play.getMeasured(), 3u);
   EXPECT_EQ(play.getElites().size(), 1u);
   EXPECT_EQ(play.getGame().print(), start);
+}
+
+TEST(KernelPlay, StartsFromTheHeuristicBuildOnItUnlessToldOtherwise) {
+  EXPECT_EQ(getEliteStarts(AgentStart::Original, std::nullopt), 0);
+  EXPECT_EQ(getEliteStarts(AgentStart::Heuristic, std::nullopt), 0.5);
+  EXPECT_EQ(getEliteStarts(AgentStart::Heuristic, 0.0), 0) << "given: kept";
+  EXPECT_EQ(getEliteStarts(AgentStart::Original, 0.25), 0.25);
 }
 
 TEST(KernelPlay, EliteStartsAreAProbability) {

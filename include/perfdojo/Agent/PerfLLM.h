@@ -24,17 +24,41 @@
 
 #include "perfdojo/Search/Strategy.h"
 
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
+
+#include <optional>
 
 #include <string>
 
 namespace perfdojo::agent {
 
-/// The probability of an elite start (KernelPlay::play) when the heuristic
-/// pass's programs are the first elites and none is given, in search and
-/// training alike: half the episodes build on them, half explore from the
-/// original.
-inline constexpr double kEliteStartsFromHeuristic = 0.5;
+/// Where the agent's search or training starts (`--start`).
+enum class AgentStart {
+  Original,  ///< the original kernel (the paper's agent)
+  Heuristic, ///< the heuristic pass's programs, measured first
+};
+
+/// The `--start` option's values, for the tools that offer it.
+inline auto getAgentStartValues() {
+  return llvm::cl::values(
+      clEnumValN(AgentStart::Original, "original",
+                 "the original kernel (the paper's agent)"),
+      clEnumValN(AgentStart::Heuristic, "heuristic",
+                 "the heuristic pass's programs are measured first (real "
+                 "evaluations) and are the first elites, as annealing starts "
+                 "from them (--elite-starts then defaults to 0.5)"));
+}
+
+/// The probability of an elite start (KernelPlay::play) for `start`:
+/// `given` where the user gave one; else, from the heuristic, 0.5 (half
+/// the episodes build on its programs, half explore from the original),
+/// and 0 from the original.
+inline double getEliteStarts(AgentStart start, std::optional<double> given) {
+  if (given)
+    return *given;
+  return start == AgentStart::Heuristic ? 0.5 : 0;
+}
 
 struct PerfLLMOptions {
   /// A model perfdojo-train saved; "" learns online on the kernel.
