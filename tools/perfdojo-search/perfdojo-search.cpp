@@ -66,10 +66,12 @@ static cl::opt<double> eliteStarts(
     cl::desc("perfllm: probability that an episode starts from one of the "
              "fastest programs measured so far rather than the original"),
     cl::cat(searchCategory));
+#ifdef PERFDOJO_WITH_AGENT
 static cl::opt<agent::AgentStart> agentStart(
     "start", cl::init(agent::AgentStart::Original),
     cl::desc("perfllm: where the search starts"), agent::getAgentStartValues(),
     cl::cat(searchCategory));
+#endif
 static cl::opt<std::string> embeddingName(
     "embedding", cl::init(""),
     cl::desc("perfllm: how the agent sees a program: features (the "
