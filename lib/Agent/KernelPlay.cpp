@@ -3,6 +3,7 @@
 #include "perfdojo/Agent/KernelPlay.h"
 #include "perfdojo/Runtime/WorkCounts.h"
 #include "perfdojo/Search/ProgramFeatures.h"
+#include "perfdojo/Search/RuleCandidates.h"
 
 using namespace perfdojo;
 using namespace perfdojo::agent;
@@ -132,4 +133,19 @@ llvm::Error KernelPlay::record(llvm::ArrayRef<MoveRequest> moves,
             speedup);
   backToStart();
   return llvm::Error::success();
+}
+
+llvm::Expected<size_t>
+KernelPlay::startFromHeuristic(const MeasureBatch &measure) {
+  std::vector<MoveSequence> candidates =
+      proposeHeuristicCandidates(kernel, game.getOptions());
+  std::vector<std::optional<Evaluation>> results = measure(candidates);
+  for (auto [moves, result] : llvm::zip(candidates, results))
+    // A refused sequence was not run: nothing measured.
+    if (result && result->status != EvaluationStatus::IllegalMove)
+      if (llvm::Error error = record(moves, *result))
+        return llvm::createStringError(
+            "a heuristic program does not replay (please report): " +
+            llvm::toString(std::move(error)));
+  return candidates.size();
 }

@@ -3,7 +3,6 @@
 #include "perfdojo/Agent/PerfLLM.h"
 #include "perfdojo/Agent/KernelPlay.h"
 #include "perfdojo/Agent/LanguageModelEmbedding.h"
-#include "perfdojo/Search/Strategies.h"
 #include "perfdojo/TorchReference/LibtorchThreads.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -88,10 +87,6 @@ void PerfLLMStrategy::run(SearchContext &search) {
   // One thread: the networks are small, and results then depend on the
   // seed alone.
   setLibtorchThreads(1);
-  // Started from the heuristic pass, as annealing is: its candidates are
-  // the search's first records (the original among them).
-  if (options.fromHeuristic)
-    createHeuristicStrategy()->run(search);
   std::optional<Evaluation> original = search.evaluate({});
   if (!original || !original->ok())
     return;
@@ -122,17 +117,17 @@ void PerfLLMStrategy::run(SearchContext &search) {
                   original->seconds, options.maxWorkRatio,
                   *player->embedding);
   if (options.fromHeuristic) {
-    // What the heuristic measured: the first elites, the model's first
-    // real evaluations.
-    for (const SearchRecord &record : search.getRecords())
-      if (!record.moves.empty() &&
-          record.evaluation.status != EvaluationStatus::IllegalMove &&
-          record.evaluation.status != EvaluationStatus::Pruned)
-        if (llvm::Error error = play.record(record.moves, record.evaluation))
-          // The search applied these moves: a refusal is a bug of ours.
-          llvm::errs() << "perfllm: warning: a heuristic program does not "
-                          "replay (please report): "
-                       << llvm::toString(std::move(error)) << "\n";
+    // Started as annealing is: the heuristic pass's candidates are the
+    // search's first records after the original.
+    llvm::Expected<size_t> proposed = play.startFromHeuristic(
+        [&](llvm::ArrayRef<llvm::SmallVector<MoveRequest>> candidates) {
+          return search.evaluateBatch(candidates);
+        });
+    if (!proposed) {
+      llvm::errs() << "perfllm: " << llvm::toString(proposed.takeError())
+                   << "\n";
+      return;
+    }
     model.fit(options.costModelSteps);
   }
   KernelPlay::Measure measure = [&](llvm::ArrayRef<MoveRequest> moves) {

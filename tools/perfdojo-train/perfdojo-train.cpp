@@ -14,7 +14,6 @@
 #include "perfdojo/Agent/KernelPlay.h"
 #include "perfdojo/Agent/LanguageModelEmbedding.h"
 #include "perfdojo/Agent/PerfLLM.h"
-#include "perfdojo/Search/RuleCandidates.h"
 #include "perfdojo/TorchReference/LibtorchThreads.h"
 #include "perfdojo/Support/FileIO.h"
 #include "perfdojo/Support/LargeStack.h"
@@ -308,27 +307,28 @@ static int toolMain(int argc, char **argv) {
     // The heuristic's programs, measured as play measures its own: the
     // first elites of each kernel and the cost model's first data.
     for (auto &k : kernels) {
-      std::vector<MoveSequence> candidates =
-          proposeHeuristicCandidates(k->kernel, options.moves);
-      for (const MoveSequence &moves : candidates) {
-        if (budgetEvals && state.evaluations >= budgetEvals)
-          break;
-        ++state.evaluations;
-        std::optional<double> speedup;
-        if (llvm::Error error =
-                k->play->record(moves, k->evaluator->evaluate(moves),
-                                &speedup)) {
-          llvm::errs() << "perfdojo-train: " << k->path
-                       << ": a heuristic program does not replay (please "
-                          "report): "
-                       << llvm::toString(std::move(error)) << "\n";
-          return 1;
-        }
-        k->best = std::max(k->best, speedup.value_or(0));
+      llvm::Expected<size_t> proposed = k->play->startFromHeuristic(
+          [&](llvm::ArrayRef<llvm::SmallVector<MoveRequest>> candidates) {
+            std::vector<std::optional<Evaluation>> results;
+            for (const llvm::SmallVector<MoveRequest> &moves : candidates) {
+              if (budgetEvals && state.evaluations >= budgetEvals)
+                results.push_back(std::nullopt);
+              else
+                results.push_back(k->evaluator->evaluate(moves));
+              state.evaluations += results.back().has_value();
+            }
+            return results;
+          });
+      if (!proposed) {
+        llvm::errs() << "perfdojo-train: " << k->path << ": "
+                     << llvm::toString(proposed.takeError()) << "\n";
+        return 1;
       }
+      if (!k->play->getElites().empty())
+        k->best = std::max(k->best, k->play->getElites().front().speedup);
       llvm::errs() << llvm::formatv("[start] {0}: the heuristic's {1} "
                                     "program(s), best {2:f2}x\n",
-                                    k->kernel.getSymName(), candidates.size(),
+                                    k->kernel.getSymName(), *proposed,
                                     k->best);
     }
     model.fit(40);

@@ -3,6 +3,7 @@
 #include "SyntheticCost.h"
 #include "perfdojo/Agent/KernelPlay.h"
 #include "perfdojo/Agent/PerfLLM.h"
+#include "perfdojo/Search/RuleCandidates.h"
 #include "perfdojo/Target/DojoText/DojoText.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -13,9 +14,10 @@ using namespace perfdojo::agent;
 
 namespace {
 struct Fixture {
+  explicit Fixture(llvm::StringRef path = "kernels/small/softmax.dojo")
+      : module(loadKernelFile(path, &context)) {}
   mlir::MLIRContext context;
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      loadKernelFile("kernels/small/softmax.dojo", &context);
+  mlir::OwningOpRef<mlir::ModuleOp> module;
   dojo::KernelOp kernel = module ? getSingleKernel(*module) : nullptr;
   MoveOptions options{true, TargetDescription::getCpu()};
 
@@ -163,6 +165,42 @@ TEST(KernelPlay, ProgramsMeasuredOutsidePlayAreRecordedAsItsOwn) {
   EXPECT_EQ(play.getMeasured(), 3u);
   EXPECT_EQ(play.getElites().size(), 1u);
   EXPECT_EQ(play.getGame().print(), start);
+}
+
+TEST(KernelPlay, StartsFromTheHeuristicsMeasuredCandidates) {
+  // A GEMM: the heuristic proposes several register tiles.
+  Fixture f("kernels/small/matmul.dojo");
+  ASSERT_TRUE(f.kernel);
+  double original = f.secondsAfter({});
+  CostModel model(getProgramFeatureEmbedding().getSize(), 32, 0);
+  KernelPlay play(f.kernel, f.options, model, original);
+  std::vector<MoveSequence> expected =
+      proposeHeuristicCandidates(f.kernel, f.options);
+  ASSERT_GE(expected.size(), 2u);
+  // The last candidate is past the budget: not measured, not recorded.
+  llvm::Expected<size_t> proposed = play.startFromHeuristic(
+      [&](llvm::ArrayRef<llvm::SmallVector<MoveRequest>> candidates) {
+        EXPECT_EQ(candidates.size(), expected.size());
+        std::vector<std::optional<Evaluation>> results;
+        for (const llvm::SmallVector<MoveRequest> &moves :
+             candidates.drop_back()) {
+          Evaluation result;
+          result.status = EvaluationStatus::Ok;
+          result.seconds = f.secondsAfter(moves);
+          results.push_back(result);
+        }
+        results.push_back(std::nullopt);
+        return results;
+      });
+  ASSERT_TRUE(bool(proposed)) << llvm::toString(proposed.takeError());
+  EXPECT_EQ(*proposed, expected.size());
+  EXPECT_EQ(play.getMeasured(), expected.size()) << "the original and all "
+                                                    "but the last";
+  ASSERT_FALSE(play.getElites().empty()) << "vector tiles are faster here";
+  for (const KernelPlay::Elite &elite : play.getElites()) {
+    EXPECT_TRUE(llvm::is_contained(expected, elite.moves));
+    EXPECT_FALSE(llvm::equal(elite.moves, expected.back()));
+  }
 }
 
 TEST(KernelPlay, StartsFromTheHeuristicBuildOnItUnlessToldOtherwise) {

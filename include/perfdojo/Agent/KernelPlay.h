@@ -78,12 +78,25 @@ public:
 
   /// Records `result`, a real evaluation of `moves` from the original
   /// made outside play (another strategy's candidates, as the heuristic
-  /// pass's are with PerfLLMOptions::fromHeuristic), as measureBest records
-  /// its own: the measured speedup, the elites, the cost model (not refit).
-  /// Fails, recording nothing, where `moves` do not apply.
+  /// pass's are in startFromHeuristic), as measureBest records its own: the
+  /// measured speedup, the elites, the cost model (not refit). Fails,
+  /// recording nothing, where `moves` do not apply.
   llvm::Error record(llvm::ArrayRef<MoveRequest> moves,
                      const Evaluation &result,
                      std::optional<double> *speedup = nullptr);
+
+  /// Runs real evaluations of several move sequences from the original, in
+  /// order (a search runs them --jobs at a time); nullopt for those past
+  /// the budget.
+  using MeasureBatch = std::function<std::vector<std::optional<Evaluation>>(
+      llvm::ArrayRef<llvm::SmallVector<MoveRequest>>)>;
+
+  /// Where play starts from the heuristic pass (AgentStart::Heuristic):
+  /// measures its candidates for this kernel (proposeHeuristicCandidates)
+  /// with `measure` and records each measured one: the first elites and the
+  /// cost model's first data (not refit). Returns how many it proposed;
+  /// fails where one does not replay (a bug of ours).
+  llvm::Expected<size_t> startFromHeuristic(const MeasureBatch &measure);
 
 private:
   dojo::KernelOp kernel;
