@@ -7,6 +7,7 @@
 
 #include "perfdojo/Analysis/Concurrency.h"
 #include "perfdojo/Analysis/Privatization.h"
+#include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
@@ -23,6 +24,23 @@ ScopeOp perfdojo::getPhaseRoot(ScopeOp blockScope) {
     if (p.getMode() == Mode::gpu_block)
       root = p;
   return root;
+}
+
+bool perfdojo::isBlockReduction(ScopeOp scope) {
+  if (scope.getMode() != Mode::gpu_block ||
+      !llvm::hasSingleElement(scope.getBlock()))
+    return false;
+  auto leaf = dyn_cast<LeafOp>(scope.getBlock().front());
+  if (!leaf || leaf.getReduce() == ReduceKind::none ||
+      getUsedDepths(leaf.getIndices(), leaf.getDepth())
+          .test(scope.getDepth()))
+    return false;
+  // Outer `:b` scopes of the phase hold nothing else.
+  for (ScopeOp p = scope; p != getPhaseRoot(scope);
+       p = p->getParentOfType<ScopeOp>())
+    if (!llvm::hasSingleElement(p->getParentOfType<ScopeOp>().getBlock()))
+      return false;
+  return true;
 }
 
 /// Whether `scope` is a plain or `:u` scope inside a kernel (below a `:g`

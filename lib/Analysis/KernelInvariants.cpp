@@ -95,6 +95,18 @@ perfdojo::findRaceViolation(DependenceAnalysis &deps, ScopeOp scope,
     if (conflict && conflict->secondAccess->kind != AccessKind::Read)
       reason = "its lanes reduce into one element, which reorders the "
                "reduction (reassociation is off)";
+  } else if (isBlockReduction(scope)) {
+    // Its threads combine reductions into one element as a tree; every
+    // other conflict of theirs races.
+    ConcurrencyQuery query = getConcurrencyQuery(scope);
+    conflict = deps.findConflict(
+        query.leaves, query.leaves, query.relations,
+        DependenceOptions{reassociate, /*concurrency=*/false});
+    reason = "two of its threads conflict";
+    if (conflict && conflict->firstAccess->kind == AccessKind::Reduce &&
+        conflict->secondAccess->kind == AccessKind::Reduce)
+      reason = "its threads reduce into one element, which reorders the "
+               "reduction (reassociation is off)";
   } else {
     ConcurrencyQuery query = getConcurrencyQuery(scope);
     // Reordering policies do not matter: concurrent reductions race.

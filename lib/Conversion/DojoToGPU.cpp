@@ -32,6 +32,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "LeafEmitter.h"
+#include "perfdojo/Analysis/Concurrency.h"
 #include "perfdojo/Analysis/Privatization.h"
 #include "perfdojo/Conversion/Passes.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
@@ -159,6 +160,8 @@ private:
                               ThreadSignature &last);
   LogicalResult emitGuardedLeaf(Operation *node, LeafOp leaf,
                                 const ThreadSignature &sig, OpBuilder &b);
+  LogicalResult emitBlockReduction(ScopeOp scope, unsigned position,
+                                   OpBuilder &b, ThreadSignature &last);
   /// A barrier unless `next` may follow `last` without one.
   void syncBefore(const ThreadSignature &next, ThreadSignature &last,
                   OpBuilder &b, Location loc);
@@ -181,6 +184,11 @@ private:
   /// then the `:w` lanes.
   SmallVector<Value, 4> threadCoords;
   unsigned numBlockDims = 0;
+  int64_t blockThreads = 1;
+  /// Block-shared words where the warps of block reductions larger than a
+  /// warp leave their results: the dynamic shared memory and the offset.
+  Value sharedBase;
+  int64_t reductionScratchOffset = -1;
 };
 
 bool containsGrid(Operation *node) {
@@ -478,7 +486,15 @@ LogicalResult GpuKernelLowering::emitLaunch(ArrayRef<Operation *> nodes,
   for (auto [i, index] : llvm::enumerate(globals))
     storages[index].memref = entry.getArgument(i);
   int64_t sharedBytes = 0;
-  Value sharedBase;
+  sharedBase = Value();
+  auto getSharedBase = [&](Attribute space) {
+    if (!sharedBase)
+      sharedBase = gpu::DynamicSharedMemoryOp::create(
+          b, loc,
+          MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
+                          MemRefLayoutAttrInterface(), space));
+    return sharedBase;
+  };
   for (auto [index, storage] : llvm::enumerate(storages)) {
     if (!used[index] || placements[index] == Placement::Global)
       continue;
@@ -488,18 +504,29 @@ LogicalResult GpuKernelLowering::emitLaunch(ArrayRef<Operation *> nodes,
                                                 b.getI64IntegerAttr(16));
       continue;
     }
-    if (!sharedBase)
-      sharedBase = gpu::DynamicSharedMemoryOp::create(
-          b, loc,
-          MemRefType::get({ShapedType::kDynamic}, b.getI8Type(),
-                          MemRefLayoutAttrInterface(),
-                          storage.type.getMemorySpace()));
     sharedBytes = llvm::alignTo(sharedBytes, 16);
     storage.memref = memref::ViewOp::create(
-        b, bloc, storage.type, sharedBase,
+        b, bloc, storage.type, getSharedBase(storage.type.getMemorySpace()),
         arith::ConstantIndexOp::create(b, bloc, sharedBytes), ValueRange());
     sharedBytes += getStorageElements(storage.buffer) *
                    getElementBytes(storage.buffer);
+  }
+  // One 32-bit word per warp for the block reductions wider than a warp.
+  reductionScratchOffset = -1;
+  for (Operation *node : nodes) {
+    WalkResult wide = node->walk([&](ScopeOp scope) {
+      return isBlockReduction(scope) &&
+                     static_cast<int64_t>(scope.getSize()) > target.warpSize
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    if (!wide.wasInterrupted())
+      continue;
+    getSharedBase(gpu::AddressSpaceAttr::get(ctx,
+                                             gpu::AddressSpace::Workgroup));
+    reductionScratchOffset = sharedBytes = llvm::alignTo(sharedBytes, 16);
+    sharedBytes += llvm::divideCeil(threads, target.warpSize) * 4;
+    break;
   }
   if (sharedBytes > target.sharedBytes)
     return nodes.front()->emitOpError("launch needs ")
@@ -518,6 +545,7 @@ LogicalResult GpuKernelLowering::emitLaunch(ArrayRef<Operation *> nodes,
         b, loc, gpu::BlockIdOp::create(b, loc, gpu::Dimension::x), gridSizes));
   }
   numBlockDims = shape->blockSizes.size();
+  blockThreads = threads;
   SmallVector<int64_t, 4> dims = shape->getDims();
   threadCoords =
       threads > 1
@@ -628,7 +656,9 @@ LogicalResult GpuKernelLowering::emitBlockNode(Operation *node, OpBuilder &b,
           ++position;
     }
     ivs.push_back(threadCoords[position]);
-    LogicalResult result = emitBlockNodes(scope.getBlock(), b, last);
+    LogicalResult result = isBlockReduction(scope)
+                               ? emitBlockReduction(scope, position, b, last)
+                               : emitBlockNodes(scope.getBlock(), b, last);
     ivs.pop_back();
     if (scope.getMode() == Mode::gpu_warp) {
       // The lanes of one `:w` instance are independent of each other only
@@ -701,6 +731,109 @@ LogicalResult GpuKernelLowering::emitGuardedLeaf(Operation *node, LeafOp leaf,
   if (auto scope = dyn_cast<ScopeOp>(node))
     return lowerVectorScope(scope, b);
   return lowerLeaf(leaf, b);
+}
+
+/// A block reduction (Analysis/Concurrency.h): every thread computes its
+/// term; each group of the scope's threads (consecutive lanes: the
+/// innermost thread dimension) combines them by butterfly warp shuffles,
+/// and where the group spans whole warps, the warps' results once more
+/// through block-shared words in the group's first warp; the group's
+/// thread 0 combines the total into the output.
+LogicalResult GpuKernelLowering::emitBlockReduction(ScopeOp scope,
+                                                    unsigned position,
+                                                    OpBuilder &b,
+                                                    ThreadSignature &last) {
+  auto leaf = cast<LeafOp>(scope.getBlock().front());
+  Location loc = leaf.getLoc();
+  int64_t size = scope.getSize(), warp = target.warpSize;
+  if (position + 1 != threadCoords.size())
+    return scope.emitOpError(
+        "reduces over threads that are not consecutive lanes: a block "
+        "reduction must be the innermost thread dimension of its launch, "
+        "with no ':w' scope in the launch");
+  if (blockThreads > warp && blockThreads % warp != 0)
+    return scope.emitOpError("reduces by warp shuffles in a block of ")
+           << blockThreads << " threads, which is not a whole number of "
+           << warp << "-thread warps";
+  Type type = storageOf(leaf.getArray()).type.getElementType();
+  if (std::optional<std::string> problem =
+          target.findBlockReductionViolation(size, type))
+    return scope.emitOpError("cannot reduce over its threads on ")
+           << describeChip(target) << ": " << *problem;
+  syncBefore(getSignature(leaf), last, b, loc);
+  FailureOr<Value> term = emitLeafValue(leaf, b);
+  if (failed(term))
+    return failure();
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(b, loc, v).getResult();
+  };
+  auto compare = [&](arith::CmpIPredicate predicate, Value x, int64_t v) {
+    return arith::CmpIOp::create(b, loc, predicate, x, index(v)).getResult();
+  };
+  // Lanes [0, width) of each warp take part (a block smaller than a warp
+  // is one partial warp); xor offsets below `span` stay in aligned groups.
+  auto width = static_cast<int32_t>(std::min(warp, blockThreads));
+  auto butterfly = [&](Value v, int64_t span) {
+    for (int64_t offset = span / 2; offset >= 1; offset /= 2) {
+      auto shuffle = gpu::ShuffleOp::create(b, loc, v, offset, width,
+                                            gpu::ShuffleMode::XOR);
+      v = emitLeafCombine(leaf, b, v, shuffle.getShuffleResult());
+    }
+    return v;
+  };
+  Value total = butterfly(*term, std::min(size, warp));
+  Value coord = threadCoords[position];
+  if (size > warp) {
+    Value identity = emitLeafIdentity(leaf, b);
+    if (!identity)
+      return leaf.emitOpError("reduces over more than a warp of threads, "
+                              "which needs an identity of its reduction");
+    Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
+    Value lane = arith::RemUIOp::create(b, loc, tid, index(warp));
+    Value warpIndex = arith::DivUIOp::create(b, loc, tid, index(warp));
+    auto wordsType = MemRefType::get(
+        {static_cast<int64_t>(llvm::divideCeil(blockThreads, warp))}, type,
+        MemRefLayoutAttrInterface(),
+        cast<MemRefType>(sharedBase.getType()).getMemorySpace());
+    Value words = memref::ViewOp::create(b, loc, wordsType, sharedBase,
+                                         index(reductionScratchOffset),
+                                         ValueRange());
+    auto leader = scf::IfOp::create(
+        b, loc, compare(arith::CmpIPredicate::eq, lane, 0), false);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPoint(leader.thenBlock()->getTerminator());
+      memref::StoreOp::create(b, loc, total, words, warpIndex);
+    }
+    gpu::BarrierOp::create(b, loc);
+    // The group's first warp (coord < groupWarps <= warp: its lanes are
+    // the coordinates) reads the group's words; lanes past them, and every
+    // other warp, hold the identity.
+    int64_t groupWarps = size / warp;
+    auto read = scf::IfOp::create(
+        b, loc, TypeRange{type},
+        compare(arith::CmpIPredicate::ult, coord, groupWarps), true);
+    {
+      OpBuilder::InsertionGuard guard(b);
+      b.setInsertionPointToStart(read.thenBlock());
+      Value word = memref::LoadOp::create(
+          b, loc, words,
+          ValueRange{arith::AddIOp::create(b, loc, warpIndex, coord)});
+      scf::YieldOp::create(b, loc, word);
+      b.setInsertionPointToStart(read.elseBlock());
+      scf::YieldOp::create(b, loc, identity);
+    }
+    // Every read lands before any thread writes the words again.
+    gpu::BarrierOp::create(b, loc);
+    total = butterfly(read.getResult(0), llvm::PowerOf2Ceil(groupWarps));
+  }
+  auto writer =
+      scf::IfOp::create(b, loc, compare(arith::CmpIPredicate::eq, coord, 0),
+                        false);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(writer.thenBlock()->getTerminator());
+  emitLeafStore(leaf, total, b);
+  return success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -576,10 +576,9 @@ FailureOr<Value> LeafEmitter::emitScalarOperand(OpBuilder &b, Location loc,
   return emitError(loc) << "unsupported leaf operand " << input;
 }
 
-LogicalResult LeafEmitter::lowerLeaf(LeafOp leaf, OpBuilder &b) {
+FailureOr<Value> LeafEmitter::emitLeafValue(LeafOp leaf, OpBuilder &b) {
   Location loc = leaf.getLoc();
-  Storage &out = storageOf(leaf.getArray());
-  bool isBool = isBoolType(out.buffer.getElementType());
+  bool isBool = isBoolType(storageOf(leaf.getArray()).buffer.getElementType());
   SmallVector<OperandType, 3> types = getOperandTypes(leaf);
   SmallVector<Value, 3> args;
   for (auto [input, type] : llvm::zip_equal(leaf.getInputs(), types)) {
@@ -588,17 +587,39 @@ LogicalResult LeafEmitter::lowerLeaf(LeafOp leaf, OpBuilder &b) {
       return failure();
     args.push_back(*v);
   }
-  FailureOr<Value> value = emitCompute(b, leaf, leaf.getKind(), args, isBool);
+  return emitCompute(b, leaf, leaf.getKind(), args, isBool);
+}
+
+Value LeafEmitter::emitLeafCombine(LeafOp leaf, OpBuilder &b, Value acc,
+                                   Value v) {
+  bool isBool = isBoolType(storageOf(leaf.getArray()).buffer.getElementType());
+  return emitCombine(b, leaf.getLoc(), leaf.getReduce(), acc, v, isBool);
+}
+
+Value LeafEmitter::emitLeafIdentity(LeafOp leaf, OpBuilder &b) {
+  Storage &out = storageOf(leaf.getArray());
+  std::optional<double> identity =
+      getReductionIdentity(leaf.getReduce(), out.buffer.getElementType());
+  if (!identity)
+    return Value();
+  return emitConstant(b, leaf.getLoc(), out.type.getElementType(), *identity);
+}
+
+void LeafEmitter::emitLeafStore(LeafOp leaf, Value value, OpBuilder &b) {
+  Location loc = leaf.getLoc();
+  Storage &out = storageOf(leaf.getArray());
+  SmallVector<Value> indices = emitIndices(b, loc, out, leaf.getIndices());
+  if (leaf.getReduce() != ReduceKind::none)
+    value = emitLeafCombine(
+        leaf, b, memref::LoadOp::create(b, loc, out.memref, indices), value);
+  memref::StoreOp::create(b, loc, value, out.memref, indices);
+}
+
+LogicalResult LeafEmitter::lowerLeaf(LeafOp leaf, OpBuilder &b) {
+  FailureOr<Value> value = emitLeafValue(leaf, b);
   if (failed(value))
     return failure();
-  SmallVector<Value> indices =
-      emitIndices(b, loc, out, leaf.getIndices());
-  Value result = *value;
-  if (leaf.getReduce() != ReduceKind::none) {
-    Value old = memref::LoadOp::create(b, loc, out.memref, indices);
-    result = emitCombine(b, loc, leaf.getReduce(), old, result, isBool);
-  }
-  memref::StoreOp::create(b, loc, result, out.memref, indices);
+  emitLeafStore(leaf, *value, b);
   return success();
 }
 

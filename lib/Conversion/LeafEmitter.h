@@ -57,6 +57,20 @@ public:
   mlir::LogicalResult lowerVectorScope(dojo::ScopeOp scope, mlir::OpBuilder &b);
 
 protected:
+  /// The value `leaf` computes at the current iteration point (scalar),
+  /// before it is stored or combined into its output.
+  mlir::FailureOr<mlir::Value> emitLeafValue(dojo::LeafOp leaf,
+                                             mlir::OpBuilder &b);
+  /// Stores `value` into `leaf`'s output element, or combines it there
+  /// (`out op= value`) where the leaf reduces.
+  void emitLeafStore(dojo::LeafOp leaf, mlir::Value value, mlir::OpBuilder &b);
+  /// `acc op= v` by `leaf`'s reduction operator (the interpreter's formula).
+  mlir::Value emitLeafCombine(dojo::LeafOp leaf, mlir::OpBuilder &b,
+                              mlir::Value acc, mlir::Value v);
+  /// The identity of `leaf`'s reduction in its output's storage type, or
+  /// null where the IR has no constant for it (getReductionIdentity).
+  mlir::Value emitLeafIdentity(dojo::LeafOp leaf, mlir::OpBuilder &b);
+
   /// Appends the storage of `buffer`: its materialized dimensions (`:N`
   /// dimensions dropped, padding included) in memory space `memorySpace`.
   Storage &addStorage(dojo::BufferOp buffer,

@@ -12,7 +12,12 @@
 //                  output moves by one element per lane and every operand
 //                  by zero or one (vector lanes, KernelInvariants.h).
 //   set_gpu_block  size <= maxBlockSize; every phase of the kernel keeps the
-//                  same :b sizes (one block shape per launch).
+//                  same :b sizes (one block shape per launch). A block
+//                  reduction (its phase one reduction leaf whose output
+//                  misses the scope, Analysis/Concurrency.h) combines its
+//                  threads' terms as a tree: the reduction policy must
+//                  allow reordering and the target combine its size and
+//                  type (findBlockReductionViolation).
 //   set_gpu_warp   size = warpSize.
 //   set_frep       size <= the sequencer's repetitions; the body is FP code
 //                  over streams and registers (the FREP body rule,
@@ -37,6 +42,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MoveKinds.h"
+#include "perfdojo/Analysis/Concurrency.h"
 #include "perfdojo/Analysis/KernelInvariants.h"
 #include "perfdojo/Analysis/SnitchRules.h"
 #include "perfdojo/Dialect/Dojo/IR/TextSyntax.h"
@@ -130,6 +136,16 @@ public:
         return failInvariant("the phases of the kernel would have " +
                                  violation->reason,
                              *violation);
+    if (mode == Mode::gpu_block && isBlockReduction(copyScope)) {
+      auto leaf = cast<LeafOp>(copyScope.getBlock().front());
+      if (std::optional<std::string> problem =
+              state.getOptions().target.findBlockReductionViolation(
+                  copyScope.getSize(),
+                  copy->lookupArray(leaf.getArray()).getElementType()))
+        return failAt(scope, "its threads would reduce into one element: " +
+                                 *problem,
+                      "the scope");
+    }
     if (!isConcurrentMode(mode))
       return DiagnosedSilenceableFailure::success();
     DependenceAnalysis deps(*copy);

@@ -62,6 +62,15 @@ std::optional<Conflict> findLaneConflict(DependenceAnalysis &deps,
 /// The phase of a `:b` scope: its outermost `:b` ancestor, or itself.
 dojo::ScopeOp getPhaseRoot(dojo::ScopeOp blockScope);
 
+/// Whether the `:b` scope `scope` is a *block reduction*: its phase is one
+/// reduction leaf, directly in `scope`, whose output index does not use
+/// `scope`'s variable, so the scope's threads reduce into one element. They
+/// combine their terms as a tree (a code generator's warp shuffles), which
+/// reorders the reduction as privatization does: legal under the reduction
+/// policy, the only pairs of the phase allowed to conflict (same-operator
+/// reductions into one element), race-free otherwise like every phase.
+bool isBlockReduction(dojo::ScopeOp scope);
+
 /// Two leaves of one kernel whose `:b` sizes (outermost first) disagree.
 struct BlockShapeMismatch {
   dojo::LeafOp leaf, other;

@@ -99,3 +99,44 @@ dojo.kernel @f32_tan {
     dojo.leaf y[{0}] = tan(x[{0}])
   }
 }
+
+// -----
+
+// A block reduction's threads must be consecutive lanes: the innermost
+// thread dimension of the launch.
+dojo.kernel @block_reduction_outer_dimension {
+  dojo.buffer x f32 [8, 16, 4] heap in
+  dojo.buffer y f32 [8, 16, 4] heap out
+  dojo.buffer s f32 [8] heap out
+  dojo.scope 8:g {
+    dojo.leaf s[{0}] = 0
+    dojo.scope 16:b {
+      dojo.scope 4:b {
+        dojo.leaf y[{0}, {1}, {2}] = x[{0}, {1}, {2}]
+      }
+    }
+    // expected-error @below {{'dojo.scope' op reduces over threads that are not consecutive lanes: a block reduction must be the innermost thread dimension of its launch, with no ':w' scope in the launch}}
+    dojo.scope 16:b {
+      dojo.leaf s[{0}] += x[{0}, {1}, 0]
+    }
+  }
+}
+
+// -----
+
+// Warp shuffles need whole warps: a block of 48 threads ends in half a warp.
+dojo.kernel @block_reduction_partial_warp {
+  dojo.buffer x f32 [8, 3, 16] heap in
+  dojo.buffer s f32 [8, 3] heap out
+  dojo.scope 8:g {
+    dojo.scope 3:b {
+      dojo.leaf s[{0}, {1}] = 0
+    }
+    dojo.scope 3:b {
+      // expected-error @below {{'dojo.scope' op reduces by warp shuffles in a block of 48 threads, which is not a whole number of 32-thread warps}}
+      dojo.scope 16:b {
+        dojo.leaf s[{0}, {1}] += x[{0}, {1}, {2}]
+      }
+    }
+  }
+}

@@ -170,6 +170,25 @@ TargetDescription::findModeSizeViolation(Mode mode, int64_t size,
 }
 
 std::optional<std::string>
+TargetDescription::findBlockReductionViolation(int64_t size,
+                                               mlir::Type type) const {
+  if (!supports(Mode::gpu_block))
+    return "the " + name + " target has no thread blocks";
+  if (!(type.isF32() || type.isInteger(32))) {
+    std::string typeName;
+    llvm::raw_string_ostream(typeName) << type;
+    return "threads combine a reduction by warp shuffles of 32-bit values "
+           "(f32, i32), not " + typeName;
+  }
+  if ((size <= warpSize && llvm::isPowerOf2_64(size)) ||
+      (size % warpSize == 0 && size / warpSize <= warpSize))
+    return std::nullopt;
+  return "threads combine a reduction by warp shuffles within groups of a "
+         "power of two up to the warp (" + std::to_string(warpSize) +
+         ") or of whole warps, not " + std::to_string(size);
+}
+
+std::optional<std::string>
 TargetDescription::findCapacityViolation(BufferOp buffer,
                                          BufferLocation location,
                                          int64_t elements) const {

@@ -76,6 +76,13 @@ struct TargetDescription {
   std::optional<std::string> findModeSizeViolation(dojo::Mode mode,
                                                    int64_t size,
                                                    mlir::Type laneType) const;
+  /// Why the threads of a block reduction (Analysis/Concurrency.h
+  /// isBlockReduction) of `size` threads cannot combine values of `type`
+  /// on this target: a GPU combines them by warp shuffles, of 32-bit values
+  /// (f32, i32), within groups of a power of two up to the warp, or of
+  /// whole warps (then the warps' results once more); nullopt if it can.
+  std::optional<std::string> findBlockReductionViolation(int64_t size,
+                                                         mlir::Type type) const;
   /// Why `elements` elements of `buffer`'s type do not fit `location` (the
   /// stack and register capacities); nullopt if they fit.
   std::optional<std::string>
