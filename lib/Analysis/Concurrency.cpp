@@ -26,14 +26,17 @@ ScopeOp perfdojo::getPhaseRoot(ScopeOp blockScope) {
   return root;
 }
 
-bool perfdojo::isBlockReduction(ScopeOp scope) {
-  if (scope.getMode() != Mode::gpu_block ||
-      !llvm::hasSingleElement(scope.getBlock()))
+bool perfdojo::reducesAcross(ScopeOp scope) {
+  if (!llvm::hasSingleElement(scope.getBlock()))
     return false;
   auto leaf = dyn_cast<LeafOp>(scope.getBlock().front());
-  if (!leaf || leaf.getReduce() == ReduceKind::none ||
-      getUsedDepths(leaf.getIndices(), leaf.getDepth())
-          .test(scope.getDepth()))
+  return leaf && leaf.getReduce() != ReduceKind::none &&
+         !getUsedDepths(leaf.getIndices(), leaf.getDepth())
+              .test(scope.getDepth());
+}
+
+bool perfdojo::isBlockReduction(ScopeOp scope) {
+  if (scope.getMode() != Mode::gpu_block || !reducesAcross(scope))
     return false;
   // Outer `:b` scopes of the phase hold nothing else.
   for (ScopeOp p = scope; p != getPhaseRoot(scope);

@@ -1,6 +1,7 @@
 //===- GpuExpertRules.cpp - the GPU expert pass ---------------------------===//
 
 #include "perfdojo/Search/GpuExpertRules.h"
+#include "perfdojo/Analysis/Concurrency.h"
 #include "MoveRules.h"
 #include "RegisterBlocking.h"
 
@@ -335,9 +336,12 @@ void mapThreads(Game &game, unsigned top, const TargetDescription &target,
     bool reduction = false;
     // Post-order: innermost scopes first.
     root->walk([&](ScopeOp scope) {
+      // Threads reducing into one element are for the privatizing pass
+      // (a partial each, then combineInBlocks), not a tree per iteration.
       if (candidate || scope == root || scope.getMode() != Mode::seq ||
           scope.getSize() < 2 || hasModeAround(scope, Mode::gpu_block) ||
-          hasModeInside(scope, Mode::gpu_block))
+          hasModeInside(scope, Mode::gpu_block) ||
+          (!privatizeReductions && reducesAcross(scope)))
         return;
       std::string selector = getNodeSelector(scope);
       if (tried.contains(selector))
@@ -391,6 +395,23 @@ void mapThreads(Game &game, unsigned top, const TargetDescription &target,
     if (mapped)
       tried.clear();
   }
+}
+
+/// Rule 5, the combine: a plain scope under top-level scope `top` holding
+/// one reduction leaf whose output misses the scope's variable (the combine
+/// of partials privatization made, or a reduction as short as the block)
+/// becomes a block reduction (`:b`): its threads combine the terms by warp
+/// shuffles. Where the move refuses (another block shape, a size or type
+/// the target does not combine), thread 0 keeps combining.
+void combineInBlocks(Game &game, unsigned top) {
+  llvm::SmallVector<std::string> combines;
+  getTopScope(game, top)->walk([&](ScopeOp scope) {
+    if (scope.getMode() == Mode::seq && reducesAcross(scope) &&
+        !hasModeAround(scope, Mode::gpu_block))
+      combines.push_back(getNodeSelector(scope));
+  });
+  for (const std::string &selector : combines)
+    tryApply(game, makeMove(MoveKind::SetGpuBlock, selector));
 }
 
 /// Rule 2d: the perfect nest of `:g` scopes under top-level scope `top`.
@@ -679,8 +700,10 @@ void widenBlocks(Game &game, unsigned top, const TargetDescription &target,
 std::vector<GpuExpertVariant> perfdojo::getGpuExpertVariants() {
   auto variant = [](int64_t rows, int64_t vectors, int64_t minBlockThreads,
                     bool fuse, int64_t splitThreads = 1 << 18,
-                    int64_t factor = 1, int64_t lanes = 1) {
+                    int64_t factor = 1, int64_t lanes = 1,
+                    bool blockCombine = true) {
     GpuExpertVariant v;
+    v.blockCombine = blockCombine;
     v.splitThreads = splitThreads;
     v.reductionThreadsFactor = factor;
     v.reductionLanes = lanes;
@@ -697,7 +720,8 @@ std::vector<GpuExpertVariant> perfdojo::getGpuExpertVariants() {
           variant(4, 1, 128, true, 1 << 20),
           variant(4, 1, 128, true, 1 << 18, 4),
           variant(4, 1, 128, true, 1 << 18, 1, 4),
-          variant(4, 1, 128, true, 1 << 18, 4, 4)};
+          variant(4, 1, 128, true, 1 << 18, 4, 4),
+          variant(4, 1, 128, true, 1 << 18, 1, 1, false)};
 }
 
 void perfdojo::applyGpuExpertRules(Game &game, const TargetDescription &target,
@@ -722,6 +746,8 @@ void perfdojo::applyGpuExpertRules(Game &game, const TargetDescription &target,
     // The partials' initializations, new since the first pass.
     mapThreads(game, top, target, /*privatizeReductions=*/false,
                launchThreads, factor, lanes);
+    if (variant.blockCombine)
+      combineInBlocks(game, top);
     widenBlocks(game, top, target, variant);
     extendGrid(game, top);
   }

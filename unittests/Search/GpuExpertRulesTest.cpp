@@ -317,13 +317,45 @@ TEST(GpuExpertRules, RowReductionsShareFewPartialsInBlockSharedMemory) {
                                "| 1024 m[{0}] += x[{0}, {1}]\n");
   // 1024 terms: 32 threads (about sqrt(1024), one warp) of 32 coalesced
   // terms each; the partials in block-shared memory, one copy per block
-  // (the grid's dimension reused), combined by thread 0.
+  // (the grid's dimension reused), combined by the block's threads (a
+  // block reduction: warp shuffles).
   EXPECT_NE(text.find("m_p f32 [16384:N, 32] gpu_shared"), std::string::npos)
       << text;
   EXPECT_NE(text.find("| 32 32:b m_p[{0}, {2}] += x[{0}, {1}*32+{2}]"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("| 32 m[{0}] += m_p[{0}, {1}]"), std::string::npos)
+  EXPECT_NE(text.find("| 32:b m[{0}] += m_p[{0}, {1}]"), std::string::npos)
+      << text;
+}
+
+TEST(GpuExpertRules, PartialsCombineOnThreadZeroWithoutBlockCombine) {
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module =
+      importDojoString("x f32 [16384, 1024] heap in\n"
+                       "m f32 [16384] heap out\n"
+                       "16384 m[{0}] = 0\n"
+                       "| 1024 m[{0}] += x[{0}, {1}]\n",
+                       &ctx);
+  ASSERT_TRUE(module);
+  TargetDescription target = *TargetDescription::getGpu("sm_90");
+  GpuExpertVariant serial;
+  serial.blockCombine = false;
+  Game game(getSingleKernel(*module), MoveOptions{true, target});
+  applyGpuExpertRules(game, target, serial);
+  EXPECT_NE(game.print().find("| 32 m[{0}] += m_p[{0}, {1}]"),
+            std::string::npos)
+      << game.print();
+}
+
+TEST(GpuExpertRules, BlockCombineNeedsASizeTheWarpsCanShuffle) {
+  // 300 partials per channel: neither a power of two up to the warp nor
+  // whole warps, so thread 0 combines them.
+  std::string text =
+      mapKernel("x f32 [8, 64, 300, 300] heap in\n"
+                "m f32 [64] heap out\n"
+                "64 m[{0}] = 0\n"
+                "| 8 300 300 m[{0}] += x[{1}, {0}, {2}, {3}]\n");
+  EXPECT_NE(text.find("| 300 m[{0}] += m_p[{0}, {1}]"), std::string::npos)
       << text;
 }
 

@@ -62,6 +62,10 @@ std::optional<Conflict> findLaneConflict(DependenceAnalysis &deps,
 /// The phase of a `:b` scope: its outermost `:b` ancestor, or itself.
 dojo::ScopeOp getPhaseRoot(dojo::ScopeOp blockScope);
 
+/// Whether `scope`'s body is one reduction leaf whose output index does not
+/// use `scope`'s variable: its iterations reduce into one element.
+bool reducesAcross(dojo::ScopeOp scope);
+
 /// Whether the `:b` scope `scope` is a *block reduction*: its phase is one
 /// reduction leaf, directly in `scope`, whose output index does not use
 /// `scope`'s variable, so the scope's threads reduce into one element. They

@@ -39,6 +39,10 @@ struct GpuExpertVariant {
   /// Rule 5: consecutive terms each thread takes per step of a reduction
   /// (an unrolled scope whose loads the back end may merge); 1 for none.
   int64_t reductionLanes = 1;
+  /// Rule 5: the threads of a block combine the partials of a reduction by
+  /// warp shuffles (a block reduction, Analysis/Concurrency.h) instead of
+  /// thread 0 combining them one by one.
+  bool blockCombine = true;
 };
 
 /// The variants the heuristic strategy evaluates, the default first.
