@@ -256,12 +256,13 @@ bool isPrivatizableReduction(ScopeOp scope, const llvm::StringSet<> &partials) {
 }
 
 /// Whether the reduction leaf of `scope` accumulates over `scope` and every
-/// scope between it and `root`: no enclosing scope below the grid selects
+/// scope between it and `root` (or the innermost grid scope above it): no enclosing scope below the grid selects
 /// output elements, so only privatization gives it threads.
 bool reducesOverEveryScopeBelow(ScopeOp scope, ScopeOp root) {
   auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
   llvm::SmallBitVector used = getUsedDepths(leaf.getIndices(), leaf.getDepth());
-  for (ScopeOp p = scope; p && p != root; p = p->getParentOfType<ScopeOp>())
+  for (ScopeOp p = scope; p && p != root && p.getMode() != Mode::gpu_grid;
+       p = p->getParentOfType<ScopeOp>())
     if (used.test(getNodeDepth(p)))
       return false;
   return true;
@@ -472,17 +473,22 @@ void isolateNest(Game &game, const std::string &ref, unsigned depth) {
 
 /// Rule 1a: a reduction whose outputs are too few threads to keep the GPU
 /// busy is split across blocks. For a leaf `o[F] op= v` in a plain nest,
-/// the reduction scope innermost (K iterations) and N output elements
-/// around it, with N below the variant's splitThreads: K becomes S slices
-/// of K/S (S the smallest divisor of K with N x S >= splitThreads and at
-/// least 128 terms per slice), each slice accumulating into a partial of
-/// its own (`privatize_reduction`); the partials' initialization and
-/// accumulation split off from the rest (`split_off`), the slices moved
-/// outermost in both (`swap_nested_scopes`) and the two joined
-/// (`join_scopes`), so the grid takes the slices: N x S threads, each
-/// initializing and accumulating its partial, then a launch combining S
-/// partials per output. Undone entirely
-/// where a step is illegal.
+/// N output elements selected by the outer scopes and the reduction scopes
+/// inside them (the outermost of K iterations), with N below the variant's
+/// splitThreads: K becomes S slices of K/S (S the smallest divisor of K
+/// with N x S >= splitThreads and at least 128 terms per slice), each
+/// slice accumulating into a partial of its own (`privatize_reduction`);
+/// the partials' initialization and accumulation split off from the rest
+/// (`split_off`), the slices moved outermost in both
+/// (`swap_nested_scopes`) and the two joined (`join_scopes`), so the grid
+/// takes the slices: N x S threads, each initializing and accumulating its
+/// partial, then a launch combining S partials per output. Where no S
+/// reaches splitThreads and the reduction runs over several scopes (a
+/// batch norm's statistics over batch, rows and columns), every iteration
+/// of the outermost is a slice and the slices and outputs become the grid
+/// (`set_gpu_grid`) before the thread rules, whose threads then share the
+/// inner reduction scopes of each slice. Undone entirely where a step is
+/// illegal.
 void splitReductions(Game &game, const GpuExpertVariant &variant) {
   if (variant.splitThreads <= 0)
     return;
@@ -505,20 +511,36 @@ void splitReductions(Game &game, const GpuExpertVariant &variant) {
     if (depth < 2 || !llvm::hasSingleElement(scopes.back().getBlock()) ||
         llvm::any_of(scopes, [](ScopeOp s) { return s.getMode() != Mode::seq; }))
       continue;
-    // The innermost scope reduces; every other one selects outputs.
+    // The outer r scopes select outputs, the inner ones reduce.
     llvm::SmallBitVector used = getUsedDepths(leaf.getIndices(), depth);
-    if (used.test(depth - 1) || used.count() != depth - 1)
+    unsigned r = 0;
+    while (r < depth && used.test(r))
+      ++r;
+    if (r == 0 || r == depth || used.count() != r)
       continue;
-    int64_t outputs = 1;
-    for (unsigned d = 0; d + 1 < depth; ++d)
-      outputs = std::min<int64_t>(outputs * scopes[d].getSize(), int64_t(1) << 40);
-    int64_t terms = scopes.back().getSize();
+    int64_t outputs = 1, terms = 1;
+    for (unsigned d = 0; d < depth; ++d) {
+      int64_t &product = d < r ? outputs : terms;
+      product = std::min<int64_t>(product * scopes[d].getSize(),
+                                  int64_t(1) << 40);
+    }
     if (outputs >= variant.splitThreads)
       continue;
-    int64_t slices = 0;
-    for (int64_t s = 2; s <= terms / 128 && !slices; ++s)
-      if (terms % s == 0 && outputs * s >= variant.splitThreads)
+    // Slices of the outermost reduction scope, the fewest that make
+    // enough threads of the slices and outputs.
+    int64_t outer = scopes[r].getSize(), slices = 0;
+    for (int64_t s = 2; s <= outer && terms / s >= 128 && !slices; ++s)
+      if (outer % s == 0 && outputs * s >= variant.splitThreads)
         slices = s;
+    // Over several reduction scopes where none does: each iteration of
+    // the outermost a slice, and slices x outputs blocks, whose threads
+    // then share the reduction scopes inside (gridded here, before the
+    // thread rules, which would otherwise take the outputs as threads).
+    bool blocks = false;
+    if (!slices && depth - r > 1 && outer > 1 && terms / outer >= 128) {
+      slices = outer;
+      blocks = true;
+    }
     if (!slices)
       continue;
     size_t history = game.history().size();
@@ -527,10 +549,10 @@ void splitReductions(Game &game, const GpuExpertVariant &variant) {
         game.undo();
     };
     llvm::StringSet<> before = getBufferNames(game.getKernel());
-    unsigned r = depth - 1;
     std::string reduction = getPathSelector(leaf, r);
-    if (!tryApply(game, makeMove(MoveKind::SplitScope, reduction,
-                                 {terms / slices})) ||
+    if ((slices < outer &&
+         !tryApply(game, makeMove(MoveKind::SplitScope, reduction,
+                                  {outer / slices}))) ||
         !tryApply(game, makeMove(MoveKind::PrivatizeReduction, reduction,
                                  {int64_t(r)}))) {
       undoAll();
@@ -555,6 +577,9 @@ void splitReductions(Game &game, const GpuExpertVariant &variant) {
     // them down to the innermost output scope (depth r).
     for (unsigned d = 0; d <= r && moved; ++d)
       moved = tryApply(game, makeMove(MoveKind::JoinScopes,
+                                      init + "@" + std::to_string(d)));
+    for (unsigned d = 0; d <= r && moved && blocks; ++d)
+      moved = tryApply(game, makeMove(MoveKind::SetGpuGrid,
                                       init + "@" + std::to_string(d)));
     if (!moved)
       undoAll();
@@ -731,8 +756,11 @@ void perfdojo::applyGpuExpertRules(Game &game, const TargetDescription &target,
   if (variant.fuseLaunches)
     fuseLaunches(game);
   for (unsigned top = 0; ScopeOp scope = getTopScope(game, top); ++top) {
-    if (scope.getMode() != Mode::seq ||
-        !tryApply(game, makeMove(MoveKind::SetGpuGrid, getNodeSelector(scope))))
+    // A grid set by rule 1a's slices, or one set here.
+    if (scope.getMode() != Mode::gpu_grid &&
+        (scope.getMode() != Mode::seq ||
+         !tryApply(game,
+                   makeMove(MoveKind::SetGpuGrid, getNodeSelector(scope)))))
       continue;
     mergeNests(game, top);
     vectorizeLanes(game, top, target);

@@ -329,33 +329,39 @@ TEST(GpuExpertRules, RowReductionsShareFewPartialsInBlockSharedMemory) {
 }
 
 TEST(GpuExpertRules, PartialsCombineOnThreadZeroWithoutBlockCombine) {
-  MLIRContext ctx;
-  OwningOpRef<ModuleOp> module =
-      importDojoString("x f32 [16384, 1024] heap in\n"
-                       "m f32 [16384] heap out\n"
-                       "16384 m[{0}] = 0\n"
-                       "| 1024 m[{0}] += x[{0}, {1}]\n",
-                       &ctx);
-  ASSERT_TRUE(module);
-  TargetDescription target = *TargetDescription::getGpu("sm_90");
   GpuExpertVariant serial;
   serial.blockCombine = false;
-  Game game(getSingleKernel(*module), MoveOptions{true, target});
-  applyGpuExpertRules(game, target, serial);
-  EXPECT_NE(game.print().find("| 32 m[{0}] += m_p[{0}, {1}]"),
-            std::string::npos)
-      << game.print();
+  std::string text = mapKernel("x f32 [16384, 1024] heap in\n"
+                               "m f32 [16384] heap out\n"
+                               "16384 m[{0}] = 0\n"
+                               "| 1024 m[{0}] += x[{0}, {1}]\n",
+                               serial);
+  EXPECT_NE(text.find("| 32 m[{0}] += m_p[{0}, {1}]"), std::string::npos)
+      << text;
 }
 
-TEST(GpuExpertRules, BlockCombineNeedsASizeTheWarpsCanShuffle) {
-  // 300 partials per channel: neither a power of two up to the warp nor
-  // whole warps, so thread 0 combines them.
+TEST(GpuExpertRules, ReductionsOverSeveralScopesSplitIntoBlocks) {
+  // 64 channels of 8 x 300 x 300 terms: too few outputs for threads, and
+  // no split of the batch reaches 2^18 of them, so each of the 8 batch
+  // iterations is a slice and slices x channels the grid (512 blocks);
+  // each block's 300 threads share a slice's 300 x 300 terms. 300
+  // partials are no size the warps can shuffle: thread 0 combines them;
+  // the 8 slices of a channel combine as a block reduction.
   std::string text =
       mapKernel("x f32 [8, 64, 300, 300] heap in\n"
                 "m f32 [64] heap out\n"
                 "64 m[{0}] = 0\n"
                 "| 8 300 300 m[{0}] += x[{1}, {0}, {2}, {3}]\n");
-  EXPECT_NE(text.find("| 300 m[{0}] += m_p[{0}, {1}]"), std::string::npos)
+  EXPECT_NE(text.find("8:g 64:g m_p[{1}, {0}] = 0"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| | 300 300:b m_p_p[{1}, {0}, {3}] += "
+                      "x[{0}, {1}, {2}, {3}]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| | 300 m_p[{1}, {0}] += m_p_p[{1}, {0}, {2}]"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("| 8:b m[{0}] += m_p1[{0}, {1}]"), std::string::npos)
       << text;
 }
 
@@ -387,14 +393,20 @@ TEST(GpuExpertRules, ReductionLanesBecome128BitLoads) {
 }
 
 TEST(GpuExpertRules, NestedReductionsTakeUpToABlockOfPartials) {
-  // 8 x 300 x 300 terms per channel, 300 of them innermost: every
-  // iteration of the innermost scope a thread (no multiple of the warp
-  // divides 300), each accumulating over the 8 x 300 outer ones.
+  // Without the split across blocks: 8 x 300 x 300 terms per channel, 300
+  // of them innermost: every iteration of the innermost scope a thread (no
+  // multiple of the warp divides 300), each accumulating over the 8 x 300
+  // outer ones; thread 0 combines the 300 partials.
+  GpuExpertVariant noSplit;
+  noSplit.splitThreads = 0;
   std::string text =
       mapKernel("x f32 [8, 64, 300, 300] heap in\n"
                 "m f32 [64] heap out\n"
                 "64 m[{0}] = 0\n"
-                "| 8 300 300 m[{0}] += x[{1}, {0}, {2}, {3}]\n");
+                "| 8 300 300 m[{0}] += x[{1}, {0}, {2}, {3}]\n",
+                noSplit);
+  EXPECT_NE(text.find("| 300 m[{0}] += m_p[{0}, {1}]"), std::string::npos)
+      << text;
   EXPECT_NE(text.find("m_p f32 [64:N, 300] gpu_shared"), std::string::npos)
       << text;
   EXPECT_NE(text.find("| 8 300 300:b m_p[{0}, {3}] += x[{1}, {0}, {2}, {3}]"),
