@@ -256,8 +256,9 @@ bool isPrivatizableReduction(ScopeOp scope, const llvm::StringSet<> &partials) {
 }
 
 /// Whether the reduction leaf of `scope` accumulates over `scope` and every
-/// scope between it and `root` (or the innermost grid scope above it): no enclosing scope below the grid selects
-/// output elements, so only privatization gives it threads.
+/// scope between it and `root` (or the innermost grid scope above it): no
+/// enclosing scope below the grid selects output elements, so only
+/// privatization gives it threads.
 bool reducesOverEveryScopeBelow(ScopeOp scope, ScopeOp root) {
   auto leaf = llvm::cast<LeafOp>(scope.getBlock().front());
   llvm::SmallBitVector used = getUsedDepths(leaf.getIndices(), leaf.getDepth());
