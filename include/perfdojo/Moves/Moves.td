@@ -443,7 +443,13 @@ def Dojo_SetGpuBlockMove : Dojo_Move<"set_gpu_block",
   prefix. The phase rule: no two threads of the scope's phase that differ at
   this depth conflict, in any iterations of the plain and `:u` scopes of the
   kernel around them (a barrier separates consecutive phases and only
-  them); threads of different phases never conflict.
+  them); threads of different phases never conflict. A *block reduction*
+  (the scope's phase is one reduction leaf, directly in it, whose output
+  misses the scope's variable) may have its threads reduce into one
+  element: they combine as a tree (warp shuffles), which needs the
+  reduction policy to allow reordering and the target to combine the
+  scope's size and the output's type (32-bit values; a power of two up to
+  the warp, or whole warps).
 
   **Inverse.** `clear_mode`.
 }]>;
