@@ -95,25 +95,23 @@ perfdojo::findRaceViolation(DependenceAnalysis &deps, ScopeOp scope,
     if (conflict && conflict->secondAccess->kind != AccessKind::Read)
       reason = "its lanes reduce into one element, which reorders the "
                "reduction (reassociation is off)";
-  } else if (isBlockReduction(scope)) {
-    // Its threads combine reductions into one element as a tree; every
-    // other conflict of theirs races.
+  } else {
+    // Concurrent reductions race whatever the reordering policy, except
+    // the threads of a block reduction, which combine reductions into one
+    // element as a tree (a reordering); every other conflict races.
+    bool tree = isBlockReduction(scope);
     ConcurrencyQuery query = getConcurrencyQuery(scope);
     conflict = deps.findConflict(
         query.leaves, query.leaves, query.relations,
-        DependenceOptions{reassociate, /*concurrency=*/false});
-    reason = "two of its threads conflict";
-    if (conflict && conflict->firstAccess->kind == AccessKind::Reduce &&
+        tree ? DependenceOptions{reassociate, /*concurrency=*/false}
+             : DependenceOptions{/*reassociate=*/true, /*concurrency=*/true});
+    reason = tree ? "two of its threads conflict"
+                  : "two of its iterations conflict";
+    if (tree && conflict &&
+        conflict->firstAccess->kind == AccessKind::Reduce &&
         conflict->secondAccess->kind == AccessKind::Reduce)
       reason = "its threads reduce into one element, which reorders the "
                "reduction (reassociation is off)";
-  } else {
-    ConcurrencyQuery query = getConcurrencyQuery(scope);
-    // Reordering policies do not matter: concurrent reductions race.
-    conflict = deps.findConflict(
-        query.leaves, query.leaves, query.relations,
-        DependenceOptions{/*reassociate=*/true, /*concurrency=*/true});
-    reason = "two of its iterations conflict";
   }
   if (!conflict)
     return std::nullopt;
