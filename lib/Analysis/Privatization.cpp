@@ -160,8 +160,64 @@ static bool privatizes(BufferLocation location, Mode mode) {
   return false;
 }
 
+std::optional<SmallVector<std::optional<unsigned>, 2>>
+perfdojo::findThreadDims(BufferOp buffer, ArrayRef<BufferAccess> accesses,
+                         ScopeOp scope) {
+  // The thread scopes of the first access fix the sequence; every access
+  // must repeat it (the same coordinates, so the same owner per element).
+  SmallVector<std::pair<Mode, uint64_t>, 2> sequence;
+  SmallVector<std::optional<unsigned>, 2> dims;
+  ArrayRef<bool> reused = buffer.getReused();
+  for (auto [i, access] : llvm::enumerate(accesses)) {
+    SmallVector<ScopeOp, 2> threads;
+    for (auto p = access.leaf->getParentOfType<ScopeOp>(); p != scope;
+         p = p->getParentOfType<ScopeOp>()) {
+      if (p.getMode() == Mode::gpu_grid)
+        return std::nullopt;
+      if (isGpuMode(p.getMode()))
+        threads.insert(threads.begin(), p);
+    }
+    if (i == 0) {
+      for (ScopeOp t : threads)
+        sequence.push_back({t.getMode(), t.getSize()});
+      dims.assign(threads.size(), std::nullopt);
+    } else if (threads.size() != sequence.size()) {
+      return std::nullopt;
+    }
+    for (auto [j, t] : llvm::enumerate(threads)) {
+      if (t.getMode() != sequence[j].first || t.getSize() != sequence[j].second)
+        return std::nullopt;
+      if (t.getSize() == 1)
+        continue; // one thread: its coordinate is always 0
+      // The dimension indexed by this thread's variable alone.
+      unsigned depth = t.getDepth();
+      std::optional<unsigned> found;
+      for (auto [d, form] : llvm::enumerate(access.indices)) {
+        if (form.coeff(depth) == 0)
+          continue;
+        bool bare = form.constant == 0 && form.coeff(depth) == 1 &&
+                    llvm::count_if(form.coeffs,
+                                   [](int64_t c) { return c != 0; }) == 1;
+        if (!bare || found || reused[d])
+          return std::nullopt;
+        found = d;
+      }
+      if (!found || (i > 0 && dims[j] != found) ||
+          (i == 0 && llvm::is_contained(dims, found)))
+        return std::nullopt;
+      dims[j] = found;
+    }
+  }
+  return dims;
+}
+
 ScopeOp perfdojo::getPrivatizingScope(KernelOp kernel, BufferOp buffer,
                                       std::optional<BufferLocation> asIf) {
+  return getPrivatization(kernel, buffer, asIf).scope;
+}
+
+Privatization perfdojo::getPrivatization(KernelOp kernel, BufferOp buffer,
+                                         std::optional<BufferLocation> asIf) {
   if (buffer.isArgument())
     return {};
   BufferLocation location = asIf ? *asIf : buffer.getLocation();
@@ -201,15 +257,17 @@ ScopeOp perfdojo::getPrivatizingScope(KernelOp kernel, BufferOp buffer,
       return {};
     // Registers and local memory belong to one GPU thread: a copy per
     // iteration of a grid (or block) scope with threads (other GPU scopes)
-    // below it would be shared by those threads, which registers cannot be.
+    // below it is one thread's only where each thread owns its elements.
+    Privatization result;
+    result.scope = scope;
     if (scope.getMode() != Mode::parallel &&
-        location != BufferLocation::gpu_shared)
-      for (const BufferAccess &a : accesses)
-        for (auto p = a.leaf->getParentOfType<ScopeOp>(); p != scope;
-             p = p->getParentOfType<ScopeOp>())
-          if (isGpuMode(p.getMode()))
-            return {};
-    return scope;
+        location != BufferLocation::gpu_shared) {
+      auto threadDims = findThreadDims(buffer, accesses, scope);
+      if (!threadDims)
+        return {};
+      result.threadDims = std::move(*threadDims);
+    }
+    return result;
   }
   return {};
 }

@@ -222,11 +222,14 @@ LogicalResult GpuKernelLowering::planStorage() {
              << stringifyBufferLocation(location) << " memory, which "
              << describeChip(target) << " does not have";
     Placement placement = Placement::Global;
+    Privatization privatization;
     if (!buffer.isArgument()) {
       // The one privatization rule (Analysis/Privatization.h): a
       // `gpu_shared` buffer per block of a `:g` scope, `reg`/`gpu_local`
-      // per thread of a GPU scope. Everything else is shared by all.
-      ScopeOp scope = getPrivatizingScope(kernel, buffer);
+      // per thread of a GPU scope (only the thread's own elements where its
+      // threads own them). Everything else is shared by all.
+      privatization = getPrivatization(kernel, buffer);
+      ScopeOp scope = privatization.scope;
       bool gpuScope = scope && isGpuMode(scope.getMode());
       if (location == BufferLocation::gpu_shared) {
         if (!scope || scope.getMode() != Mode::gpu_grid)
@@ -247,7 +250,11 @@ LogicalResult GpuKernelLowering::planStorage() {
       space = workgroup;
     else if (placement == Placement::Thread)
       space = privateSpace;
-    addStorage(buffer, space);
+    if (placement == Placement::Thread)
+      addStorage(buffer, space,
+                 [&](unsigned d) { return privatization.isThreadDim(d); });
+    else
+      addStorage(buffer, space);
     placements.push_back(placement);
   }
   return success();

@@ -421,12 +421,13 @@ Type perfdojo::getStorageElementType(BufferOp buffer) {
   return getStorageElementType(buffer.getElementType());
 }
 
-Storage &LeafEmitter::addStorage(BufferOp buffer, Attribute memorySpace) {
+Storage &LeafEmitter::addStorage(BufferOp buffer, Attribute memorySpace,
+                                 function_ref<bool(unsigned)> isOwnerDim) {
   Storage storage;
   storage.buffer = buffer;
   SmallVector<int64_t, 4> shape;
   for (unsigned d = 0, e = buffer.getRank(); d < e; ++d) {
-    if (buffer.getReused()[d])
+    if (buffer.getReused()[d] || (isOwnerDim && isOwnerDim(d)))
       continue;
     storage.dims.push_back(d);
     shape.push_back(buffer.getAllocatedExtent(d));

@@ -72,9 +72,11 @@ protected:
   mlir::Value emitLeafIdentity(dojo::LeafOp leaf, mlir::OpBuilder &b);
 
   /// Appends the storage of `buffer`: its materialized dimensions (`:N`
-  /// dimensions dropped, padding included) in memory space `memorySpace`.
-  Storage &addStorage(dojo::BufferOp buffer,
-                      mlir::Attribute memorySpace = {});
+  /// dimensions dropped, padding included) in memory space `memorySpace`,
+  /// less the dimensions `isOwnerDim` names (a GPU thread's own slice of a
+  /// buffer its threads own, Privatization::threadDims).
+  Storage &addStorage(dojo::BufferOp buffer, mlir::Attribute memorySpace = {},
+                      llvm::function_ref<bool(unsigned)> isOwnerDim = {});
   Storage &storageOf(llvm::StringRef array) {
     return storages[arrayStorage.lookup(array)];
   }

@@ -8,6 +8,7 @@
 // RUN: perfdojo-opt %t/heap.mlir --dojo-apply="set_location t 0" -verify-diagnostics
 // RUN: perfdojo-opt %t/cut.mlir --dojo-apply="cut_scope t@1 4" -verify-diagnostics
 // RUN: perfdojo-opt %t/threads.mlir --dojo-apply="set_gpu_grid t@0; set_gpu_block t@1" -verify-diagnostics
+// RUN: perfdojo-opt %t/not-owned.mlir --dojo-apply="set_gpu_grid t@0; set_gpu_block t@1; set_location t 4; reuse_dims t.0" -verify-diagnostics
 
 //--- parallel.mlir
 // A heap buffer is never private: every row writes the same t[{1}].
@@ -154,6 +155,29 @@ dojo.kernel @negative_local_threads {
     }
     dojo.scope 8 {
       dojo.leaf y[{0}, {1}] = t[{1}] + 1
+    }
+  }
+}
+
+//--- not-owned.mlir
+// Threads own a buffer's elements only if every phase indexes it by the
+// same thread coordinates: here the second phase runs on thread 0 and reads
+// every thread's element, so t stays shared, one copy for the whole grid,
+// and reusing its grid dimension would make the grid's iterations race.
+// expected-error @+1 {{'reuse_dims t.0': the result would make the :g scope race: two of its iterations conflict: write of 't' in `t[{0}, {1}] = x[{0}, {1}] * 2` conflicts with the write of 't' in `t[{0}, {1}] = x[{0}, {1}] * 2`}}
+dojo.kernel @not_owned {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer t f32 [4, 8] heap
+  dojo.buffer y f32 [4, 8] heap out
+  // expected-note @+1 {{the scope}}
+  dojo.scope 4 {
+    dojo.scope 8 {
+      // expected-note @+2 {{conflicts with this leaf}}
+      // expected-note @+1 {{this leaf}}
+      dojo.leaf t[{0}, {1}] = x[{0}, {1}] * 2
+    }
+    dojo.scope 8 {
+      dojo.leaf y[{0}, {1}] = t[{0}, {1}] + 1
     }
   }
 }

@@ -40,6 +40,18 @@
 // RUN: perfdojo-run --engine=interp %t/gpu.moved.mlir | grep '^output' > %t/gpu.moved.sum
 // RUN: diff %t/gpu.sum %t/gpu.moved.sum
 // RUN: perfdojo-opt %t/local.mlir --dojo-apply="set_gpu_grid u@0; set_gpu_block u@1" | FileCheck %s --check-prefix=LOCAL
+//
+// Threads that own their elements across phases (Privatization::threadDims):
+// t is indexed by the `:b` variable in both phases, so each thread keeps its
+// own element across the barrier, and the grid dimension can be reused: one
+// value per thread, a scalar alloca in the lowering. The interpreter gives
+// the same outputs.
+// RUN: perfdojo-opt %t/owned.mlir --dojo-apply="set_gpu_grid t@0; set_gpu_block t@1; set_gpu_block y@1; set_location t 4; reuse_dims t.0" -o %t/owned.moved.mlir
+// RUN: FileCheck %s --check-prefix=OWNED --input-file=%t/owned.moved.mlir
+// RUN: perfdojo-run --engine=interp %t/owned.mlir | grep '^output' > %t/owned.sum
+// RUN: perfdojo-run --engine=interp %t/owned.moved.mlir | grep '^output' > %t/owned.moved.sum
+// RUN: diff %t/owned.sum %t/owned.moved.sum
+// RUN: perfdojo-opt %t/owned.moved.mlir --convert-dojo-to-gpu=chip=sm_90 | FileCheck %s --check-prefix=OWNED-GPU
 
 // ROW:      dojo.buffer t f32 [8] reg
 // ROW:      dojo.scope 4:p {
@@ -67,6 +79,17 @@
 // LOCAL:      dojo.scope 4:g {
 // LOCAL-NEXT:   dojo.scope 8:b {
 // LOCAL-NEXT:     dojo.leaf u[] = x[{0}, {1}] * 2
+
+// OWNED:      dojo.buffer t f32 [4:N, 8] gpu_local
+// OWNED:      dojo.scope 4:g {
+// OWNED-NEXT:   dojo.scope 8:b {
+// OWNED-NEXT:     dojo.leaf t[{0}, {1}] = x[{0}, {1}] * 2
+// OWNED:        dojo.scope 8:b {
+// OWNED-NEXT:     dojo.leaf y[{0}, {1}] = t[{0}, {1}] + 1
+
+// OWNED-GPU: memref.alloca() {alignment = 16 : i64} : memref<f32, #gpu.address_space<private>>
+// OWNED-GPU: gpu.barrier
+// OWNED-GPU: memref.load %alloca[] : memref<f32, #gpu.address_space<private>>
 
 //--- row.mlir
 dojo.kernel @row {
@@ -118,6 +141,21 @@ dojo.kernel @local {
     dojo.scope 8 {
       dojo.leaf u[] = x[{0}, {1}] * 2
       dojo.leaf y[{0}, {1}] = u[] + 1
+    }
+  }
+}
+
+//--- owned.mlir
+dojo.kernel @owned {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer t f32 [4, 8] heap
+  dojo.buffer y f32 [4, 8] heap out
+  dojo.scope 4 {
+    dojo.scope 8 {
+      dojo.leaf t[{0}, {1}] = x[{0}, {1}] * 2
+    }
+    dojo.scope 8 {
+      dojo.leaf y[{0}, {1}] = t[{0}, {1}] + 1
     }
   }
 }

@@ -74,9 +74,13 @@ const BufferAccess *findUncoveredRead(llvm::ArrayRef<BufferAccess> accesses,
 ///      the same iteration of pi: findUncoveredRead(accesses, depth(pi)) is
 ///      null. So no value flows into an iteration of pi from another one,
 ///      and none leaves pi (nothing reads it outside pi); and
-///   5. for reg and gpu_local under a GPU scope pi: no other GPU scope lies
-///      between pi and any access (a register belongs to one thread, so pi
-///      must be the innermost thread coordinate of every access).
+///   5. for reg and gpu_local under a GPU scope pi (a register belongs to
+///      one thread): either no other GPU scope lies between pi and any
+///      access (pi is the innermost thread coordinate of every access), or
+///      every thread owns its elements across the phases of pi
+///      (findThreadDims: the thread scopes between pi and each access are
+///      the same and each indexes a dimension of its own by its bare
+///      variable, so no thread touches another's elements).
 /// If the innermost candidate pi fails 4 or 5, the buffer is shared (no
 /// outer scope is tried).
 /// A private buffer's physical address includes the coordinates of pi and
@@ -87,6 +91,41 @@ const BufferAccess *findUncoveredRead(llvm::ArrayRef<BufferAccess> accesses,
 dojo::ScopeOp getPrivatizingScope(
     dojo::KernelOp kernel, dojo::BufferOp buffer,
     std::optional<dojo::BufferLocation> location = std::nullopt);
+
+/// The privatization decision with the thread ownership it relies on.
+struct Privatization {
+  /// getPrivatizingScope's answer: each iteration of it has its own copy;
+  /// null where the buffer is shared.
+  dojo::ScopeOp scope;
+  /// Where threads of several phases of `scope` own the buffer's elements
+  /// (rule 5's second case): the dimension each thread scope between
+  /// `scope` and the accesses indexes, outermost thread scope first (none
+  /// for a size-1 scope). A thread then stores only its own elements,
+  /// those whose dimensions here are its coordinates: a per-thread
+  /// accumulator that lives across the barriers of a tiled GEMM. Empty
+  /// otherwise.
+  llvm::SmallVector<std::optional<unsigned>, 2> threadDims;
+  /// Whether dimension `d` is one a thread owns (not stored per thread).
+  bool isThreadDim(unsigned d) const {
+    return llvm::is_contained(threadDims, std::optional<unsigned>(d));
+  }
+};
+Privatization getPrivatization(
+    dojo::KernelOp kernel, dojo::BufferOp buffer,
+    std::optional<dojo::BufferLocation> location = std::nullopt);
+
+/// Rule 5's ownership test for accesses under the GPU scope `scope`: the
+/// thread scopes (`:b`, `:w`) between `scope` and every access are the same
+/// sequence (modes and sizes), and the i-th of them indexes the same
+/// dimension d_i of the buffer in every access by its variable alone
+/// (coefficient 1, no other term), a different dimension for each i and
+/// none for a size-1 scope, and materialized (a `:N` dimension is one
+/// element for all threads); no `:g` scope lies between. Returns the d_i,
+/// or none where the accesses fail the test. An empty result means no
+/// thread scope lies between.
+std::optional<llvm::SmallVector<std::optional<unsigned>, 2>>
+findThreadDims(dojo::BufferOp buffer, llvm::ArrayRef<BufferAccess> accesses,
+               dojo::ScopeOp scope);
 
 } // namespace perfdojo
 
