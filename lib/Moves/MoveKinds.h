@@ -381,6 +381,11 @@ bool checkNoOtherArrayAccess(const MoveRequest &request,
                              dojo::BufferOp buffer, llvm::StringRef array,
                              llvm::StringRef copy, llvm::StringRef rule,
                              mlir::DiagnosedSilenceableFailure &diag);
+/// Whether every element of `array` (of `buffer`) has a value before
+/// `node`: a kernel input, or written all over by one leaf before it in
+/// execution order (stage_region's ST5, stage_tile's SM5).
+bool isWrittenAllBefore(dojo::KernelOp kernel, mlir::Operation *node,
+                        dojo::BufferOp buffer, llvm::StringRef array);
 /// Every scope around `node` is plain or `:u` (findConcurrentAncestor): the
 /// legality rule `rule` of a copy move; on failure fills `diag`.
 bool checkNoConcurrentAncestor(const MoveRequest &request,

@@ -450,5 +450,10 @@ protected:
 
 } // namespace
 
+bool perfdojo::moves::isWrittenAllBefore(KernelOp kernel, Operation *node,
+                                         BufferOp buffer, StringRef array) {
+  return isDefinedBefore(kernel, node, buffer, array);
+}
+
 PERFDOJO_DEFINE_MOVE(StageRegion)
 PERFDOJO_DEFINE_MOVE(Unstage)

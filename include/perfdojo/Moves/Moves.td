@@ -550,6 +550,45 @@ def Dojo_ClearNontemporalMove : Dojo_Move<"clear_nontemporal",
   **Inverse.** `set_nontemporal`.
 }]>;
 
+def Dojo_StageTileMove : Dojo_Move<"stage_tile",
+    "Let a scope read a staged copy of the tile of an array it reads", [{
+  **Rewrite.** `location` is `a,N`: scope `N` at depth `d` reads `a` in
+  one tile per execution, every index `j` being `o_j + i_j` with `o_j` the
+  same form of the variables around `N` in every access and `i_j` ranging
+  over `[lo_j, hi_j]` with `N`'s own variables. A new buffer `<a>_t` (a's
+  element type, extents `hi_j - lo_j + 1`, at location `params = [loc]`:
+  heap 0, stack 1, reg 2, declared right after a's buffer) is filled by a
+  copy nest right before `N`, `<a>_t[{d}, ...] = a[o_0 + lo_0 + {d}, ...]`,
+  and `N` reads `<a>_t[i_j - lo_j]` instead: Exo's `stage_mem` for read-only
+  data, the block-shared tile of a GEMM (then the modes, then
+  `set_location` to `gpu_shared`).
+
+  **Legality.** `N` is a scope that reads `a` and does not write it (SM1);
+  no other array of a's buffer is accessed in `N` (SM2); every index
+  splits as above (SM3); every scope around `N` is plain or `:u` (SM4); `a`
+  is a kernel input or written all over by one leaf before `N` (SM5); the
+  tile is smaller than `a` (else `stage_region`), fits the location's
+  budget, and in `reg` every access to it is addressable. No dependence
+  test: nothing writes `a` between the copy and `N`'s reads.
+
+  **Inverse.** `unstage_tile <a>_t`.
+}]>;
+
+def Dojo_UnstageTileMove : Dojo_Move<"unstage_tile",
+    "Undo a tile staging", [{
+  **Rewrite and legality.** Recognizes exactly the pattern `stage_tile`
+  produces: the buffer alone, declared right after the source's (heap,
+  stack or reg, no padding, no `:N`), written only by one copy nest of
+  plain scopes right before a scope `N` that holds every other access to
+  it (reads) and none to the source's buffer, the copy's source index being
+  an origin of the variables around the nest plus the nest's own
+  variables. `N`'s reads `t[f]` become `a[f + origin]`, and the copy and the
+  buffer are removed; staging the result again must give the kernel back
+  (the same tile, name and copy), so the two stay each other's inverse.
+
+  **Inverse.** `stage_tile` with the buffer's location as `params`.
+}]>;
+
 /// The moves in catalogue order: the order of enumeration (listing, search)
 /// and of the MoveKind values.
 defvar Dojo_MoveCatalogue = [
@@ -567,6 +606,7 @@ defvar Dojo_MoveCatalogue = [
   Dojo_SetVectorMove, Dojo_SetGpuGridMove, Dojo_SetGpuBlockMove,
   Dojo_SetGpuWarpMove, Dojo_SetFrepMove, Dojo_SetSsrMove, Dojo_ClearSsrMove,
   Dojo_ClearModeMove, Dojo_SetNontemporalMove, Dojo_ClearNontemporalMove,
+  Dojo_StageTileMove, Dojo_UnstageTileMove,
 ];
 
 /// `perfdojo::MoveKind`: enumerator `<CppName>`, value the catalogue
