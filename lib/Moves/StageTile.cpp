@@ -330,6 +330,8 @@ protected:
       return failAtNode("the node is a leaf; stage_tile stages what a scope "
                         "reads (promote copies one element) (SM1)");
     ArrayUse use = getArrayUse(node, array);
+    if (!use.reads && !use.writes)
+      return failAtNode("the node does not read '" + array + "' (SM1)");
     if (use.writes)
       return failAtNode("the node writes '" + array +
                         "'; stage_tile copies what a node only reads "
