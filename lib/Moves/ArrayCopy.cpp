@@ -260,6 +260,31 @@ void perfdojo::moves::createArrayCopy(
   renameArray(node, array, name);
 }
 
+void perfdojo::moves::addStagingCandidates(StringRef move, StringRef location,
+                                           BufferOp buffer, int64_t elements,
+                                           const MoveOptions &options,
+                                           SmallVectorImpl<MoveRequest> &out) {
+  auto add = [&](BufferLocation loc) {
+    out.push_back({move.str(), location.str(), {static_cast<int64_t>(loc)}});
+  };
+  add(findCapacityViolation(buffer, BufferLocation::stack, elements, options)
+          ? BufferLocation::heap
+          : BufferLocation::stack);
+  if (!findCapacityViolation(buffer, BufferLocation::reg, elements, options))
+    add(BufferLocation::reg);
+}
+
+DiagnosedSilenceableFailure
+perfdojo::moves::checkStagedRegisters(const Move &move, MoveState &state,
+                                      const MoveRequest &request,
+                                      Location errorLoc) {
+  OwningOpRef<KernelOp> copy = state.getKernel().clone();
+  MoveState copyState(*copy, state.getOptions());
+  MoveRequest inverse = move.rewrite(copyState, request);
+  return checkRegisterAddressing(*copy, lookupBuffer(*copy, inverse.location),
+                                 request, errorLoc);
+}
+
 // ArrayCopyMove: promote and stage_region.
 
 DiagnosedSilenceableFailure

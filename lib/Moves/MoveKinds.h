@@ -381,6 +381,20 @@ bool checkNoOtherArrayAccess(const MoveRequest &request,
                              dojo::BufferOp buffer, llvm::StringRef array,
                              llvm::StringRef copy, llvm::StringRef rule,
                              mlir::DiagnosedSilenceableFailure &diag);
+/// Appends the staging candidates of `move` at `location` for a copy of
+/// `elements` elements of `buffer`'s type: on the stack where it fits (else
+/// the heap), and in registers where they hold it (stage_region,
+/// stage_tile).
+void addStagingCandidates(llvm::StringRef move, llvm::StringRef location,
+                          dojo::BufferOp buffer, int64_t elements,
+                          const MoveOptions &options,
+                          llvm::SmallVectorImpl<MoveRequest> &out);
+/// A staging `move` into registers must leave its new buffer addressable
+/// (B8): applied to a copy of the kernel, the buffer its inverse names is
+/// checked.
+mlir::DiagnosedSilenceableFailure
+checkStagedRegisters(const Move &move, MoveState &state,
+                     const MoveRequest &request, mlir::Location errorLoc);
 /// Whether every element of `array` (of `buffer`) has a value before
 /// `node`: a kernel input, or written all over by one leaf before it in
 /// execution order (stage_region's ST5, stage_tile's SM5).

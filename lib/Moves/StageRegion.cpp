@@ -282,19 +282,9 @@ public:
           llvm::any_of(buffer.getPadding(), [](int64_t p) { return p != 0; }) ||
           findOtherAccess(scope, buffer, array))
         return;
-      std::string location = (array + "," + getNodeSelector(scope)).str();
-      int64_t elements = getStorageElements(buffer);
-      auto add = [&](BufferLocation loc) {
-        out.push_back({getName().str(), location,
-                       {static_cast<int64_t>(loc)}});
-      };
-      add(findCapacityViolation(buffer, BufferLocation::stack, elements,
-                                options)
-              ? BufferLocation::heap
-              : BufferLocation::stack);
-      if (!findCapacityViolation(buffer, BufferLocation::reg, elements,
-                                 options))
-        add(BufferLocation::reg);
+      addStagingCandidates(getName(),
+                           (array + "," + getNodeSelector(scope)).str(),
+                           buffer, getStorageElements(buffer), options, out);
     });
   }
 
@@ -350,11 +340,7 @@ protected:
     // The new register buffer must be addressable (B8): its copy nests are
     // plain, so in practice only single-element copies qualify; stage to
     // the stack, set the modes, then set_location.
-    OwningOpRef<KernelOp> copy = kernel.clone();
-    MoveState copyState(*copy, state.getOptions());
-    MoveRequest inverse = rewrite(copyState, request);
-    return checkRegisterAddressing(
-        *copy, lookupBuffer(*copy, inverse.location), request, errorLoc);
+    return checkStagedRegisters(*this, state, request, errorLoc);
   }
 
   MoveRequest rewriteArrayAndNode(MoveState &state, const MoveRequest &request,

@@ -278,18 +278,9 @@ public:
       int64_t elements = getElementCount(tile->extents);
       if (elements >= getElementCount(buffer.getShape()))
         return;
-      std::string location = (array + "," + getNodeSelector(scope)).str();
-      auto add = [&](BufferLocation loc) {
-        out.push_back(
-            {getName().str(), location, {static_cast<int64_t>(loc)}});
-      };
-      add(findCapacityViolation(buffer, BufferLocation::stack, elements,
-                                options)
-              ? BufferLocation::heap
-              : BufferLocation::stack);
-      if (!findCapacityViolation(buffer, BufferLocation::reg, elements,
-                                 options))
-        add(BufferLocation::reg);
+      addStagingCandidates(getName(),
+                           (array + "," + getNodeSelector(scope)).str(),
+                           buffer, elements, options, out);
     });
   }
 
@@ -363,11 +354,7 @@ protected:
       return fail(request, errorLoc, "the tile of " + *over);
     if (*loc != BufferLocation::reg)
       return DiagnosedSilenceableFailure::success();
-    OwningOpRef<KernelOp> copy = state.getKernel().clone();
-    MoveState copyState(*copy, state.getOptions());
-    MoveRequest inverse = rewrite(copyState, request);
-    return checkRegisterAddressing(
-        *copy, lookupBuffer(*copy, inverse.location), request, errorLoc);
+    return checkStagedRegisters(*this, state, request, errorLoc);
   }
 };
 
