@@ -34,6 +34,16 @@
 // RUN: perfdojo-run --engine=interp %t/gpu.mlir | grep '^output' > %t/gpu.sum
 // RUN: diff %t/gemm.sum %t/gpu.sum
 // RUN: perfdojo-opt %t/gpu.mlir --convert-dojo-to-gpu=chip=sm_90 -canonicalize | FileCheck %s --check-prefix=LOWERED
+//
+// With the output staged too (Inputs/stage-tile/*-staged-output.moves): the
+// classic shared-memory GEMM, each thread's accumulators in its own
+// registers across the k loop, then one store of its outputs.
+// RUN: perfdojo-opt %S/Inputs/stage-tile/gemm.mlir --dojo-apply="file=%S/Inputs/stage-tile/tile-staged-output.moves" -o %t/tiled-output.mlir
+// RUN: perfdojo-opt %t/tiled-output.mlir --dojo-apply="file=%S/Inputs/stage-tile/gpu-staged-output.moves" -o %t/gpu-output.mlir
+// RUN: FileCheck %s --check-prefix=OUTPUT --input-file=%t/gpu-output.mlir
+// RUN: perfdojo-run --engine=interp %t/gpu-output.mlir | grep '^output' > %t/gpu-output.sum
+// RUN: diff %t/gemm.sum %t/gpu-output.sum
+// RUN: perfdojo-opt %t/gpu-output.mlir --convert-dojo-to-gpu=chip=sm_90 -canonicalize | FileCheck %s --check-prefix=OUTPUT-LOWERED
 
 // CHECK:      dojo.buffer a f32 [16, 16] heap in
 // CHECK-NEXT: dojo.buffer a_t f32 [8, 4] stack
@@ -75,3 +85,17 @@
 // LOWERED:   vector.load %view_0
 // LOWERED:   gpu.barrier
 // LOWERED: gpu.launch_func @gemm_device::@gemm_k0 blocks in (%c4, %c1, %c1) threads in (%c16, %c1, %c1) dynamic_shared_memory_size %c256_i32
+
+// OUTPUT:      dojo.buffer c_s f32 [2:N, 4, 2, 2:N, 4, 2] gpu_local
+// OUTPUT:      dojo.leaf c_s[{0}, {2}, {4}, {1}, {3}, {5}] = 0
+// OUTPUT:      dojo.leaf c_s[{0}, {3}, {6}, {1}, {4}, {7}] += a_t[{3}*2+{6}, {5}] * b_t[{5}, {4}*2+{7}]
+// OUTPUT:      dojo.leaf c[{0}*8+{2}*2+{4}, {1}*8+{3}*2+{5}] = c_s[{0}, {2}, {4}, {1}, {3}, {5}]
+
+// OUTPUT-LOWERED: memref.alloca() {alignment = 16 : i64} : memref<2x2xf32, #gpu.address_space<private>>
+// OUTPUT-LOWERED: scf.for
+// OUTPUT-LOWERED:   gpu.barrier
+// OUTPUT-LOWERED:   vector.load %alloca
+// OUTPUT-LOWERED:   vector.store %{{.*}}, %alloca
+// OUTPUT-LOWERED:   gpu.barrier
+// OUTPUT-LOWERED: vector.load %alloca
+// OUTPUT-LOWERED: vector.store %{{.*}}, %arg2
