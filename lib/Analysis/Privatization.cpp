@@ -18,6 +18,21 @@ using namespace mlir;
 using namespace perfdojo;
 using namespace perfdojo::dojo;
 
+SmallVector<LinearForm, 4> perfdojo::getAccessForms(AffineMap map,
+                                                   ArrayRef<int64_t> sizes) {
+  SmallVector<LinearForm, 4> out;
+  for (AffineExpr e : map.getResults()) {
+    LinearForm form = *getLinearForm(e);
+    for (auto [k, size] : llvm::enumerate(sizes))
+      if (size == 1 && k < form.coeffs.size())
+        form.coeffs[k] = 0;
+    while (!form.coeffs.empty() && form.coeffs.back() == 0)
+      form.coeffs.pop_back();
+    out.push_back(std::move(form));
+  }
+  return out;
+}
+
 std::vector<BufferAccess> perfdojo::collectBufferAccesses(KernelOp kernel,
                                                           BufferOp buffer) {
   SmallVector<StringRef> arrays = buffer.getArrayNames();
@@ -28,19 +43,7 @@ std::vector<BufferAccess> perfdojo::collectBufferAccesses(KernelOp kernel,
   // value and lets the checks see such an index as the constant it is
   // (otherwise moving a size-1 scope could break a `:N` mark needlessly).
   SmallVector<int64_t, 8> sizes;
-  auto forms = [&](AffineMap map) {
-    SmallVector<LinearForm, 4> out;
-    for (AffineExpr e : map.getResults()) {
-      LinearForm form = *getLinearForm(e);
-      for (auto [k, size] : llvm::enumerate(sizes))
-        if (size == 1 && k < form.coeffs.size())
-          form.coeffs[k] = 0;
-      while (!form.coeffs.empty() && form.coeffs.back() == 0)
-        form.coeffs.pop_back();
-      out.push_back(std::move(form));
-    }
-    return out;
-  };
+  auto forms = [&](AffineMap map) { return getAccessForms(map, sizes); };
   std::vector<BufferAccess> accesses;
   unsigned order = 0;
   kernel.walk<WalkOrder::PreOrder>([&](LeafOp leaf) {

@@ -55,6 +55,7 @@
 
 #include "MoveKinds.h"
 
+#include "perfdojo/Analysis/Privatization.h"
 #include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
 
 #include "mlir/IR/Builders.h"
@@ -73,18 +74,6 @@ struct Tile {
   SmallVector<LinearForm, 4> origin;
   SmallVector<int64_t, 4> extents;
 };
-
-/// The forms of `map` for `leaf`, the variables of its size-1 scopes
-/// dropped (always 0, so two accesses that differ only there agree).
-SmallVector<LinearForm, 4> getAccessForms(LeafOp leaf, AffineMap map) {
-  SmallVector<int64_t, 8> sizes = getLeafBoxSizes(leaf);
-  SmallVector<LinearForm, 4> forms = getIndexForms(map);
-  for (LinearForm &form : forms)
-    for (auto [k, size] : llvm::enumerate(sizes))
-      if (size == 1 && k < form.coeffs.size())
-        form.coeffs[k] = 0;
-  return forms;
-}
 
 /// `form` split at depth `depth`: the part of the variables below it, and
 /// the rest (deeper variables and the constant).
@@ -117,7 +106,7 @@ FailureOr<Tile> findReadTile(Operation *node, StringRef array, unsigned rank,
       found = true;
       SmallVector<int64_t, 8> sizes = getLeafBoxSizes(leaf);
       for (auto [j, form] :
-           llvm::enumerate(getAccessForms(leaf, access.getIndices()))) {
+           llvm::enumerate(getAccessForms(access.getIndices(), sizes))) {
         auto [o, i] = splitAtDepth(form, depth);
         std::optional<std::pair<int64_t, int64_t>> range = i.range(sizes);
         if (!range) {
@@ -197,14 +186,15 @@ void rewriteReads(Operation *node, StringRef from, StringRef to,
   });
 }
 
-/// `a - b`, coefficient by coefficient.
-LinearForm subtract(const LinearForm &a, const LinearForm &b) {
+/// `a + factor * b`, coefficient by coefficient.
+LinearForm addScaled(const LinearForm &a, const LinearForm &b,
+                     int64_t factor) {
   LinearForm d = a;
   if (d.coeffs.size() < b.coeffs.size())
     d.coeffs.resize(b.coeffs.size(), 0);
   for (auto [k, c] : llvm::enumerate(b.coeffs))
-    d.coeffs[k] -= c;
-  d.constant -= b.constant;
+    d.coeffs[k] += factor * c;
+  d.constant += factor * b.constant;
   while (!d.coeffs.empty() && d.coeffs.back() == 0)
     d.coeffs.pop_back();
   return d;
@@ -247,7 +237,7 @@ void stageTile(BufferOp buffer, Operation *node, StringRef array,
                      ctx, builder.getStringAttr(array),
                      makeIndexMap(getSourceIndex(tile, depth), ctx))}));
   rewriteReads(node, array, name, [&](unsigned j, const LinearForm &form) {
-    return subtract(form, tile.origin[j]);
+    return addScaled(form, tile.origin[j], -1);
   });
 }
 
@@ -434,7 +424,7 @@ FailureOr<TilePattern> matchTilePattern(KernelOp kernel, BufferOp t,
     if (!isSameIndexList(ArrayRef<LinearForm>(target[j]),
                          ArrayRef<LinearForm>(own)))
       return notPattern();
-    LinearForm origin = subtract(source[j], own);
+    LinearForm origin = addScaled(source[j], own, -1);
     for (unsigned k = depth; k < origin.coeffs.size(); ++k)
       if (origin.coeffs[k] != 0)
         return notPattern();
@@ -453,9 +443,9 @@ FailureOr<TilePattern> matchTilePattern(KernelOp kernel, BufferOp t,
       if (auto a = dyn_cast<AccessAttr>(input))
         outside |= a.getArray().getValue() == name;
   });
+  // (findOtherAccess with t's name: any access to the source's buffer.)
   if (outside || !getArrayUse(p.node, name).reads ||
-      findOtherAccess(p.node, p.source, name) ||
-      getArrayUse(p.node, p.array).reads || getArrayUse(p.node, p.array).writes)
+      findOtherAccess(p.node, p.source, name))
     return notPattern();
   return p;
 }
@@ -476,7 +466,7 @@ public:
     int64_t location = static_cast<int64_t>(p.tile.getLocation());
     rewriteReads(p.node, p.tile.getName(), p.array,
                  [&](unsigned j, const LinearForm &form) {
-                   return subtract(form, subtract(LinearForm(), p.origin[j]));
+                   return addScaled(form, p.origin[j], 1);
                  });
     p.copyRoot->erase();
     p.tile.erase();

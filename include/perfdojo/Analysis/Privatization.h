@@ -32,6 +32,13 @@ struct BufferAccess {
   unsigned order = 0;
 };
 
+/// The index forms of an access `map` of a leaf whose enclosing scopes have
+/// `sizes`, the variables of its size-1 scopes dropped (they are always 0,
+/// so an index using one is the constant it is, and two accesses that
+/// differ only there agree).
+llvm::SmallVector<LinearForm, 4> getAccessForms(mlir::AffineMap map,
+                                                llvm::ArrayRef<int64_t> sizes);
+
 /// Every access to any array of `buffer`, in execution order (the output of
 /// a leaf before its operands). The read half of a reduction is a read.
 std::vector<BufferAccess> collectBufferAccesses(dojo::KernelOp kernel,
