@@ -2,6 +2,7 @@
 
 #include "perfdojo/Search/GpuExpertRules.h"
 #include "perfdojo/Analysis/Concurrency.h"
+#include "GpuSharedTiles.h"
 #include "MoveRules.h"
 #include "RegisterBlocking.h"
 
@@ -437,11 +438,13 @@ void extendGrid(Game &game, unsigned top) {
 /// Rule 3: internal buffers private to the blocks of one grid move to
 /// block-shared memory where they fit, then buffer dimensions are reused
 /// until exhaustion (a block-shared buffer drops its grid dimensions: one
-/// copy per block is what it needs).
+/// copy per block is what it needs). Buffers in registers or `gpu_local`
+/// (rule 0s's per-thread accumulators) stay there.
 void placeBlockMemory(Game &game) {
   llvm::SmallVector<std::string> internal;
   for (BufferOp buffer : game.getKernel().getBuffers())
-    if (!buffer.isArgument() && buffer.getLocation() != BufferLocation::reg)
+    if (!buffer.isArgument() && buffer.getLocation() != BufferLocation::reg &&
+        buffer.getLocation() != BufferLocation::gpu_local)
       internal.push_back(buffer.getName().str());
   for (const std::string &name : internal)
     tryApply(game,
@@ -739,6 +742,14 @@ std::vector<GpuExpertVariant> perfdojo::getGpuExpertVariants() {
     v.fuseLaunches = fuse;
     return v;
   };
+  // Rule 0s's tiles: 16x16 threads of 4x4, 8x8 or 8x4 outputs, k tiles
+  // of 16; 8x8 threads of 4x4 (more blocks where the outputs are few).
+  auto shared = [&](int64_t threadsY, int64_t threadsX, int64_t rows,
+                    int64_t cols, int64_t k) {
+    GpuExpertVariant v = variant(4, 1, 128, true);
+    v.sharedTile = {threadsY, threadsX, rows, cols, k};
+    return v;
+  };
   return {variant(4, 1, 128, true), variant(2, 1, 128, true),
           variant(4, 2, 128, true), variant(8, 1, 128, true),
           variant(0, 0, 128, true), variant(4, 1, 0, true),
@@ -747,16 +758,22 @@ std::vector<GpuExpertVariant> perfdojo::getGpuExpertVariants() {
           variant(4, 1, 128, true, 1 << 18, 4),
           variant(4, 1, 128, true, 1 << 18, 1, 4),
           variant(4, 1, 128, true, 1 << 18, 4, 4),
-          variant(4, 1, 128, true, 1 << 18, 1, 1, false)};
+          variant(4, 1, 128, true, 1 << 18, 1, 1, false),
+          shared(16, 16, 64, 64, 16), shared(16, 16, 128, 128, 16),
+          shared(16, 16, 128, 64, 16), shared(8, 8, 32, 32, 8)};
 }
 
 void perfdojo::applyGpuExpertRules(Game &game, const TargetDescription &target,
                                    const GpuExpertVariant &variant) {
+  gpu_rules::tileInSharedMemory(game, target, variant.sharedTile);
   splitReductions(game, variant);
   blockRegisters(game, target, variant);
   if (variant.fuseLaunches)
     fuseLaunches(game);
   for (unsigned top = 0; ScopeOp scope = getTopScope(game, top); ++top) {
+    // Mapped whole by rule 0s.
+    if (hasModeInside(scope, Mode::gpu_block))
+      continue;
     // A grid set by rule 1a's slices, or one set here.
     if (scope.getMode() != Mode::gpu_grid &&
         (scope.getMode() != Mode::seq ||

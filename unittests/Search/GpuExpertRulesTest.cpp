@@ -35,6 +35,27 @@ std::vector<HostBuffer> runInterpreter(dojo::KernelOp kernel) {
   return args;
 }
 
+/// Expects `mapped` to compute the outputs `expected` of `original` (the
+/// interpreter on the same inputs, within the reduction's tolerance).
+void expectSameOutputs(dojo::KernelOp original,
+                       const std::vector<HostBuffer> &expected,
+                       dojo::KernelOp mapped) {
+  int64_t reduction = getMaxReductionLength(original);
+  std::vector<HostBuffer> actual = runInterpreter(mapped);
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    dojo::BufferOp buffer = original.lookupArray(actual[i].getName());
+    if (buffer.getRole() == dojo::Role::in)
+      continue;
+    Comparison comparison = compareBuffers(
+        actual[i], expected[i],
+        getRelativeTolerance(buffer.getElementType(), reduction),
+        buffer.getElementType());
+    EXPECT_TRUE(comparison.passed())
+        << actual[i].getName() << ": " << describe(comparison);
+  }
+}
+
 int countModes(dojo::KernelOp kernel, dojo::Mode mode) {
   int n = 0;
   kernel.walk([&](dojo::ScopeOp scope) { n += scope.getMode() == mode; });
@@ -64,7 +85,6 @@ TEST_P(GpuExpertRulesTest, MapsComputesTheSameAndLowersToPtx) {
   dojo::KernelOp original = getSingleKernel(*module);
   TargetDescription target = *TargetDescription::getGpu("sm_90");
   std::vector<HostBuffer> expected = runInterpreter(original);
-  int64_t reduction = getMaxReductionLength(original);
   // Every variant the heuristic strategy times, and each with register
   // tiles allowed at these small sizes (they would leave too few threads
   // on a real GPU, but must compute the same).
@@ -84,18 +104,7 @@ TEST_P(GpuExpertRulesTest, MapsComputesTheSameAndLowersToPtx) {
     if (v < real)
       EXPECT_GE(countModes(mapped, dojo::Mode::gpu_block), 1);
 
-    std::vector<HostBuffer> actual = runInterpreter(mapped);
-    for (size_t i = 0; i < actual.size(); ++i) {
-      dojo::BufferOp buffer = original.lookupArray(actual[i].getName());
-      if (buffer.getRole() == dojo::Role::in)
-        continue;
-      Comparison comparison = compareBuffers(
-          actual[i], expected[i],
-          getRelativeTolerance(buffer.getElementType(), reduction),
-          buffer.getElementType());
-      EXPECT_TRUE(comparison.passed())
-          << actual[i].getName() << ": " << describe(comparison);
-    }
+    expectSameOutputs(original, expected, mapped);
 
     auto compiled =
         GpuKernel::compile(mapped, GpuCompileOptions{"sm_90", true});
@@ -412,6 +421,86 @@ TEST(GpuExpertRules, NestedReductionsTakeUpToABlockOfPartials) {
   EXPECT_NE(text.find("| 8 300 300:b m_p[{0}, {3}] += x[{1}, {0}, {2}, {3}]"),
             std::string::npos)
       << text;
+}
+
+TEST(GpuExpertRules, GemmsGetBlockSharedTilesAndRegisterAccumulators) {
+  // Rule 0s: blocks of 4x8 threads computing 16x32 outputs of each batch,
+  // 4x4 per thread, k tiles of 8 of both operands in block-shared memory.
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module = importDojoString(
+      "a f32 [2, 64, 48] heap in\n"
+      "b f32 [2, 48, 96] heap in\n"
+      "c f32 [2, 64, 96] heap out\n"
+      "2 64 96 c[{0}, {1}, {2}] = 0\n"
+      "| | | 48 c[{0}, {1}, {2}] += a[{0}, {1}, {3}] * b[{0}, {3}, {2}]\n",
+      &ctx);
+  ASSERT_TRUE(module);
+  dojo::KernelOp original = getSingleKernel(*module);
+  TargetDescription target = *TargetDescription::getGpu("sm_90");
+  GpuExpertVariant tiled;
+  tiled.sharedTile = {4, 8, 16, 32, 8};
+  Game game(original, MoveOptions{true, target});
+  applyGpuExpertRules(game, target, tiled);
+  std::string text = game.print();
+  SCOPED_TRACE(text);
+  // The accumulators: the grid's dimensions reused, each thread's 4x4 its own.
+  EXPECT_NE(text.find("c_s f32 [2:N, 4:N, 4, 4, 3:N, 8, 4] gpu_local"),
+            std::string::npos);
+  EXPECT_NE(text.find("a_t f32 [1:N, 16, 8] gpu_shared"), std::string::npos);
+  EXPECT_NE(text.find("b_t f32 [1:N, 8, 32] gpu_shared"), std::string::npos);
+  EXPECT_NE(text.find("2:g 4:g 3:g 4:b 8:b 4:u 4:v c_s[{0}, {1}, {3}, {5}, "
+                      "{2}, {4}, {6}] = 0\n"),
+            std::string::npos);
+  // Both tiles filled by every thread (b's by 128-bit vectors), then the
+  // k tile's 8 steps of 4x4 FMAs per thread.
+  EXPECT_NE(text.find("| | | 6 1 4 4:b 8:b a_t["), std::string::npos);
+  EXPECT_NE(text.find("| | | | 1 2 4:b 8:b 4:v b_t["), std::string::npos);
+  EXPECT_NE(text.find("| | | | 4:b 8:b 8:u 4:u 4:v c_s[{0}, {1}, {4}, {7}, "
+                      "{2}, {5}, {8}] += a_t[0, {4}*4+{7}, {6}] * "
+                      "b_t[0, {6}, {5}*4+{8}]"),
+            std::string::npos);
+  EXPECT_NE(text.find("| | | 4:b 8:b 4:u 4:v c[{0}, {1}*16+{3}*4+{5}, "
+                      "{2}*32+{4}*4+{6}] = c_s["),
+            std::string::npos);
+  expectSameOutputs(original, runInterpreter(original), game.getKernel());
+
+  // One launch of 2x4x3 blocks of 32 threads, both tiles in its dynamic
+  // shared memory, the accumulators in registers (no local memory).
+  auto compiled =
+      GpuKernel::compile(game.getKernel(), GpuCompileOptions{"sm_90", true});
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  std::vector<const gpu::PlanLaunch *> launches =
+      (*compiled)->getPlan().getLaunches();
+  ASSERT_EQ(launches.size(), 1u);
+  EXPECT_EQ(launches[0]->getThreadsPerBlock(), 32u);
+  EXPECT_EQ(launches[0]->grid[0] * launches[0]->grid[1] * launches[0]->grid[2],
+            24u);
+  EXPECT_EQ(launches[0]->sharedBytes, (16u * 8 + 8 * 32) * 4);
+  EXPECT_NE((*compiled)->getBinary().find("bar.sync"), std::string::npos);
+  EXPECT_EQ((*compiled)->getBinary().find(".local"), std::string::npos);
+}
+
+TEST(GpuExpertRules, SharedTilesOnlyWhereTheyDivide) {
+  // 100 rows: no whole 16-row tiles, so rule 0s leaves the GEMM to the
+  // other rules (register tiles here, at this size with none left as
+  // threads: a plain mapping).
+  GpuExpertVariant tiled;
+  tiled.sharedTile = {4, 8, 16, 32, 8};
+  std::string text =
+      mapKernel("a f32 [100, 48] heap in\n"
+                "b f32 [48, 96] heap in\n"
+                "c f32 [100, 96] heap out\n"
+                "100 96 c[{0}, {1}] = 0\n"
+                "| | 48 c[{0}, {1}] += a[{0}, {2}] * b[{2}, {1}]\n",
+                tiled);
+  EXPECT_EQ(text.find("gpu_shared"), std::string::npos) << text;
+  EXPECT_EQ(text.find("c_s"), std::string::npos) << text;
+  EXPECT_NE(text.find(":g"), std::string::npos) << text;
+  // The variants the search times include rule 0s's tiles.
+  EXPECT_TRUE(llvm::any_of(getGpuExpertVariants(),
+                           [](const GpuExpertVariant &v) {
+                             return v.sharedTile.isSet();
+                           }));
 }
 
 } // namespace

@@ -15,9 +15,22 @@
 
 namespace perfdojo {
 
+/// Rule 0s's tile (GpuSharedTiles.h): blocks of threadsY x threadsX
+/// threads computing rows x cols outputs, each thread (rows / threadsY) x
+/// (cols / threadsX) of them in registers, the operands' tiles of `k`
+/// reduction steps staged in block-shared memory. All zero: no rule 0s.
+struct SharedTileShape {
+  int64_t threadsY = 0, threadsX = 0;
+  int64_t rows = 0, cols = 0, k = 0;
+  bool isSet() const { return threadsY > 0 && threadsX > 0; }
+};
+
 /// The choices of the expert pass that depend on the GPU more than on the
 /// kernel: the search times the variants' programs and keeps the fastest.
 struct GpuExpertVariant {
+  /// Rule 0s, before every other rule: GEMM-like nests tiled in
+  /// block-shared memory; none by default.
+  SharedTileShape sharedTile;
   /// Register tiles (rule 1): rows x tileVectors 128-bit vectors per
   /// thread; 0 for none.
   int64_t tileRows = 4;
@@ -48,7 +61,11 @@ struct GpuExpertVariant {
 /// The variants the heuristic strategy evaluates, the default first.
 std::vector<GpuExpertVariant> getGpuExpertVariants();
 
-/// Maps `game`'s kernel for the GPU `target`. First, register tiles for
+/// Maps `game`'s kernel for the GPU `target`. First, with the variant's
+/// shared tile (rule 0s), every GEMM-like nest it divides is mapped whole:
+/// grid of output tiles, block-shared operand tiles, per-thread register
+/// accumulators (GpuSharedTiles.h); the other rules leave those nests
+/// alone. Then register tiles for
 /// GEMM-like reductions (rule 1, the CPU pass's register blocking with the
 /// variant's tile: rows x vectors of 4 lanes per thread). Then for every
 /// top-level scope that can be a grid (`set_gpu_grid`):

@@ -1,0 +1,33 @@
+//===- GpuSharedTiles.h - block-shared tiles of the GPU expert pass -*- C++ -*-===//
+//
+// Private to lib/Search: the GPU expert pass's rule for GEMM-like nests
+// (GpuExpertRules.h, rule 0s), the classic shared-memory SGEMM reached by
+// legal moves alone: each block computes a rows x cols tile of the output,
+// each of its threadsY x threadsX threads a (rows/threadsY) x
+// (cols/threadsX) sub-tile accumulated in registers across the reduction,
+// whose k tiles of both operands every thread of the block stages into
+// block-shared memory first. docs/gpu.md, "The GPU expert pass", rule 0s.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFDOJO_LIB_SEARCH_GPUSHAREDTILES_H
+#define PERFDOJO_LIB_SEARCH_GPUSHAREDTILES_H
+
+#include "perfdojo/Moves/Game.h"
+#include "perfdojo/Search/GpuExpertRules.h"
+
+namespace perfdojo {
+namespace gpu_rules {
+
+/// Maps every GEMM-like nest of `game`'s kernel that `shape` tiles exactly
+/// (a top-level perfect nest of plain scopes: batch scopes, a row scope and
+/// a column scope selecting `c[batch..., i, j]`, the initialization
+/// `c[...] = v`, then one reduction scope of `c[...] += ...`), each with the
+/// tile's moves; a nest where any move is illegal is left as it was.
+/// Returns the number of nests mapped.
+unsigned tileInSharedMemory(Game &game, const TargetDescription &target,
+                            const SharedTileShape &shape);
+
+} // namespace gpu_rules
+} // namespace perfdojo
+
+#endif // PERFDOJO_LIB_SEARCH_GPUSHAREDTILES_H
