@@ -23,11 +23,17 @@
 //   4. Barriers. The concurrency rules (Analysis/Concurrency.h) make
 //      instances of one phase on different threads independent when they
 //      have `:b` scopes at the same depths (and, for `:w`, lie in one
-//      instance of one `:w` scope); every other pair is ordered by a block
-//      barrier: between consecutive leaves whose thread signatures differ,
-//      at the end of a loop iteration whose first and last signatures
-//      differ, and after every `:w` scope. Guards surround single leaves
-//      only, so every barrier is reached by all threads of the block.
+//      instance of one `:w` scope); every other pair that shares memory
+//      other threads can see (global or block-shared storage, one of them
+//      writing it) is ordered by a block barrier: before a leaf that
+//      conflicts with a leaf of another thread signature run since the last
+//      barrier, before a loop whose leaves conflict with those, at the end
+//      of a loop iteration whose leaves conflict with the iteration's
+//      start, and after every `:w` scope. Per-thread storage never
+//      conflicts (each thread has its own), so a GEMM's operand tiles are
+//      filled one after the other without a barrier between them. Guards
+//      surround single leaves only, so every barrier is reached by all
+//      threads of the block.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,7 +75,7 @@ enum class Placement {
 };
 
 /// Which threads run a leaf, and which concurrency query covers them: two
-/// consecutive leaves with equal signatures need no barrier between them.
+/// leaves with equal signatures need no barrier between them.
 struct ThreadSignature {
   /// The leaf's phase (outermost `:b` ancestor), null outside phases.
   Operation *phase = nullptr;
@@ -77,20 +83,35 @@ struct ThreadSignature {
   SmallVector<unsigned, 3> blockDepths;
   /// Its `:w` ancestor, if any.
   Operation *warp = nullptr;
-  /// Right after a barrier (or at the kernel's start): anything may
-  /// follow without another one.
-  bool synchronized = false;
 
-  static ThreadSignature getSynchronized() {
-    ThreadSignature sig;
-    sig.synchronized = true;
-    return sig;
-  }
   bool operator==(const ThreadSignature &o) const {
-    return synchronized || o.synchronized ||
-           (phase == o.phase && blockDepths == o.blockDepths && warp == o.warp);
+    return phase == o.phase && blockDepths == o.blockDepths && warp == o.warp;
   }
   bool operator!=(const ThreadSignature &o) const { return !(*this == o); }
+};
+
+/// A leaf as a barrier sees it: its threads, and the storage other threads
+/// can see that it reads and writes (indices into the lowering's storages).
+struct SyncedLeaf {
+  ThreadSignature signature;
+  SmallVector<unsigned, 4> reads, writes;
+
+  /// Whether the two may touch one element from different threads: one
+  /// writes what the other reads or writes, under other signatures.
+  bool conflictsWith(const SyncedLeaf &other) const {
+    if (signature == other.signature)
+      return false;
+    auto meets = [](ArrayRef<unsigned> x, ArrayRef<unsigned> y) {
+      return llvm::any_of(x, [&](unsigned i) { return llvm::is_contained(y, i); });
+    };
+    return meets(writes, other.reads) || meets(writes, other.writes) ||
+           meets(reads, other.writes);
+  }
+};
+
+/// The leaves run since the last barrier (none at the kernel's start).
+struct SyncState {
+  SmallVector<SyncedLeaf, 8> pending;
 };
 
 /// The threads of one launch.
@@ -154,17 +175,17 @@ private:
                                                int64_t &blocks);
   FailureOr<BlockShape> getBlockShape(ArrayRef<Operation *> nodes);
   ThreadSignature getSignature(LeafOp leaf);
-  LogicalResult emitBlockNodes(Block &block, OpBuilder &b,
-                               ThreadSignature &last);
-  LogicalResult emitBlockNode(Operation *node, OpBuilder &b,
-                              ThreadSignature &last);
+  SyncedLeaf getSyncedLeaf(LeafOp leaf);
+  LogicalResult emitBlockNodes(Block &block, OpBuilder &b, SyncState &sync);
+  LogicalResult emitBlockNode(Operation *node, OpBuilder &b, SyncState &sync);
   LogicalResult emitGuardedLeaf(Operation *node, LeafOp leaf,
                                 const ThreadSignature &sig, OpBuilder &b);
   LogicalResult emitBlockReduction(ScopeOp scope, unsigned position,
-                                   OpBuilder &b, ThreadSignature &last);
-  /// A barrier unless `next` may follow `last` without one.
-  void syncBefore(const ThreadSignature &next, ThreadSignature &last,
-                  OpBuilder &b, Location loc);
+                                   OpBuilder &b, SyncState &sync);
+  /// A barrier where one of `next` conflicts with a leaf run since the last
+  /// one; with `record`, `next` then counts as run.
+  void syncBefore(ArrayRef<LeafOp> next, SyncState &sync, OpBuilder &b,
+                  Location loc, bool record);
 
   KernelOp kernel;
   const TargetDescription &target;
@@ -563,13 +584,13 @@ LogicalResult GpuKernelLowering::emitLaunch(ArrayRef<Operation *> nodes,
                                arith::ConstantIndexOp::create(b, loc, 0));
 
   // The block program: the innermost grid scope's body, or the nodes.
-  ThreadSignature last = ThreadSignature::getSynchronized();
+  SyncState sync;
   LogicalResult result = success();
   if (!grid.empty()) {
-    result = emitBlockNodes(grid.back().getBlock(), b, last);
+    result = emitBlockNodes(grid.back().getBlock(), b, sync);
   } else {
     for (Operation *node : nodes)
-      if (failed(emitBlockNode(node, b, last)))
+      if (failed(emitBlockNode(node, b, sync)))
         result = failure();
   }
   for (Storage &storage : storages)
@@ -618,29 +639,55 @@ ThreadSignature GpuKernelLowering::getSignature(LeafOp leaf) {
   return sig;
 }
 
-void GpuKernelLowering::syncBefore(const ThreadSignature &next,
-                                   ThreadSignature &last, OpBuilder &b,
-                                   Location loc) {
-  if (next != last)
+SyncedLeaf GpuKernelLowering::getSyncedLeaf(LeafOp leaf) {
+  SyncedLeaf synced;
+  synced.signature = getSignature(leaf);
+  auto add = [&](SmallVector<unsigned, 4> &set, StringRef array) {
+    unsigned index = &storageOf(array) - storages.data();
+    if (placements[index] != Placement::Thread &&
+        !llvm::is_contained(set, index))
+      set.push_back(index);
+  };
+  add(synced.writes, leaf.getArray());
+  if (leaf.getReduce() != ReduceKind::none)
+    add(synced.reads, leaf.getArray());
+  for (Attribute input : leaf.getInputs())
+    if (auto access = dyn_cast<AccessAttr>(input))
+      add(synced.reads, access.getArray().getValue());
+  return synced;
+}
+
+void GpuKernelLowering::syncBefore(ArrayRef<LeafOp> next, SyncState &sync,
+                                   OpBuilder &b, Location loc, bool record) {
+  SmallVector<SyncedLeaf, 4> leaves;
+  for (LeafOp leaf : next)
+    leaves.push_back(getSyncedLeaf(leaf));
+  if (llvm::any_of(leaves, [&](const SyncedLeaf &leaf) {
+        return llvm::any_of(sync.pending, [&](const SyncedLeaf &run) {
+          return leaf.conflictsWith(run);
+        });
+      })) {
     gpu::BarrierOp::create(b, loc);
-  last = next;
+    sync.pending.clear();
+  }
+  if (record)
+    sync.pending.append(leaves.begin(), leaves.end());
 }
 
 LogicalResult GpuKernelLowering::emitBlockNodes(Block &block, OpBuilder &b,
-                                                ThreadSignature &last) {
+                                                SyncState &sync) {
   for (Operation &op : block)
-    if (failed(emitBlockNode(&op, b, last)))
+    if (failed(emitBlockNode(&op, b, sync)))
       return failure();
   return success();
 }
 
 LogicalResult GpuKernelLowering::emitBlockNode(Operation *node, OpBuilder &b,
-                                               ThreadSignature &last) {
+                                               SyncState &sync) {
   Location loc = node->getLoc();
   if (auto leaf = dyn_cast<LeafOp>(node)) {
-    ThreadSignature sig = getSignature(leaf);
-    syncBefore(sig, last, b, loc);
-    return emitGuardedLeaf(leaf, leaf, sig, b);
+    syncBefore({leaf}, sync, b, loc, /*record=*/true);
+    return emitGuardedLeaf(leaf, leaf, getSignature(leaf), b);
   }
   auto scope = cast<ScopeOp>(node);
   if (collectLeaves(scope).empty())
@@ -648,9 +695,8 @@ LogicalResult GpuKernelLowering::emitBlockNode(Operation *node, OpBuilder &b,
   switch (scope.getMode()) {
   case Mode::vector: {
     auto leaf = cast<LeafOp>(scope.getBlock().front());
-    ThreadSignature sig = getSignature(leaf);
-    syncBefore(sig, last, b, loc);
-    return emitGuardedLeaf(scope, leaf, sig, b);
+    syncBefore({leaf}, sync, b, loc, /*record=*/true);
+    return emitGuardedLeaf(scope, leaf, getSignature(leaf), b);
   }
   case Mode::gpu_block:
   case Mode::gpu_warp: {
@@ -664,29 +710,30 @@ LogicalResult GpuKernelLowering::emitBlockNode(Operation *node, OpBuilder &b,
     }
     ivs.push_back(threadCoords[position]);
     LogicalResult result = isBlockReduction(scope)
-                               ? emitBlockReduction(scope, position, b, last)
-                               : emitBlockNodes(scope.getBlock(), b, last);
+                               ? emitBlockReduction(scope, position, b, sync)
+                               : emitBlockNodes(scope.getBlock(), b, sync);
     ivs.pop_back();
     if (scope.getMode() == Mode::gpu_warp) {
       // The lanes of one `:w` instance are independent of each other only
       // (the `:w` concurrency query): order them before anything else.
       gpu::BarrierOp::create(b, loc);
-      last = ThreadSignature::getSynchronized();
+      sync.pending.clear();
     }
     return result;
   }
   case Mode::unroll:
     for (int64_t i = 0, e = scope.getSize(); i < e; ++i) {
       ivs.push_back(arith::ConstantIndexOp::create(b, loc, i));
-      LogicalResult result = emitBlockNodes(scope.getBlock(), b, last);
+      LogicalResult result = emitBlockNodes(scope.getBlock(), b, sync);
       ivs.pop_back();
       if (failed(result))
         return failure();
     }
     return success();
   case Mode::seq: {
-    ThreadSignature first = getSignature(collectLeaves(scope).front());
-    syncBefore(first, last, b, loc);
+    // Every leaf of the loop may run before the body's first barrier.
+    SmallVector<LeafOp> leaves = collectLeaves(scope);
+    syncBefore(leaves, sync, b, loc, /*record=*/false);
     auto loop = scf::ForOp::create(
         b, loc, arith::ConstantIndexOp::create(b, loc, 0),
         arith::ConstantIndexOp::create(b, loc, scope.getSize()),
@@ -694,14 +741,12 @@ LogicalResult GpuKernelLowering::emitBlockNode(Operation *node, OpBuilder &b,
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPoint(loop.getBody()->getTerminator());
     ivs.push_back(loop.getInductionVar());
-    LogicalResult result = emitBlockNodes(scope.getBlock(), b, last);
+    LogicalResult result = emitBlockNodes(scope.getBlock(), b, sync);
     ivs.pop_back();
-    // The next iteration starts where this one started; after the loop,
-    // what ran last is the body's end.
-    ThreadSignature bodyEnd = last;
+    // The next iteration's leaves follow this one's (a barrier here ends
+    // every iteration, the last one too).
     if (scope.getSize() > 1)
-      syncBefore(first, last, b, loc);
-    last = bodyEnd;
+      syncBefore(leaves, sync, b, loc, /*record=*/false);
     return result;
   }
   default:
@@ -749,7 +794,7 @@ LogicalResult GpuKernelLowering::emitGuardedLeaf(Operation *node, LeafOp leaf,
 LogicalResult GpuKernelLowering::emitBlockReduction(ScopeOp scope,
                                                     unsigned position,
                                                     OpBuilder &b,
-                                                    ThreadSignature &last) {
+                                                    SyncState &sync) {
   auto leaf = cast<LeafOp>(scope.getBlock().front());
   Location loc = leaf.getLoc();
   int64_t size = scope.getSize(), warp = target.warpSize;
@@ -767,7 +812,7 @@ LogicalResult GpuKernelLowering::emitBlockReduction(ScopeOp scope,
           target.findBlockReductionViolation(size, type))
     return scope.emitOpError("cannot reduce over its threads on ")
            << describeChip(target) << ": " << *problem;
-  syncBefore(getSignature(leaf), last, b, loc);
+  syncBefore({leaf}, sync, b, loc, /*record=*/true);
   FailureOr<Value> term = emitLeafValue(leaf, b);
   if (failed(term))
     return failure();
