@@ -439,7 +439,7 @@ void extendGrid(Game &game, unsigned top) {
 /// block-shared memory where they fit, then buffer dimensions are reused
 /// until exhaustion (a block-shared buffer drops its grid dimensions: one
 /// copy per block is what it needs). Buffers in registers or `gpu_local`
-/// (rule 0s's per-thread accumulators) stay there.
+/// (rule 1s's per-thread accumulators) stay there.
 void placeBlockMemory(Game &game) {
   llvm::SmallVector<std::string> internal;
   for (BufferOp buffer : game.getKernel().getBuffers())
@@ -742,7 +742,7 @@ std::vector<GpuExpertVariant> perfdojo::getGpuExpertVariants() {
     v.fuseLaunches = fuse;
     return v;
   };
-  // Rule 0s's tiles: 16x16 threads of 4x4, 8x8 or 8x4 outputs, k tiles
+  // Rule 1s's tiles: 16x16 threads of 4x4, 8x8 or 8x4 outputs, k tiles
   // of 16; 8x8 threads of 4x4 (more blocks where the outputs are few).
   auto shared = [&](int64_t threadsY, int64_t threadsX, int64_t rows,
                     int64_t cols, int64_t k) {
@@ -765,13 +765,13 @@ std::vector<GpuExpertVariant> perfdojo::getGpuExpertVariants() {
 
 void perfdojo::applyGpuExpertRules(Game &game, const TargetDescription &target,
                                    const GpuExpertVariant &variant) {
-  gpu_rules::tileInSharedMemory(game, target, variant.sharedTile);
   splitReductions(game, variant);
+  gpu_rules::tileInSharedMemory(game, target, variant.sharedTile);
   blockRegisters(game, target, variant);
   if (variant.fuseLaunches)
     fuseLaunches(game);
   for (unsigned top = 0; ScopeOp scope = getTopScope(game, top); ++top) {
-    // Mapped whole by rule 0s.
+    // Mapped whole by rule 1s.
     if (hasModeInside(scope, Mode::gpu_block))
       continue;
     // A grid set by rule 1a's slices, or one set here.

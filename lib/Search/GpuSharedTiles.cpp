@@ -1,6 +1,6 @@
 //===- GpuSharedTiles.cpp - block-shared tiles of the GPU expert pass -----===//
 //
-// Rule 0s of the GPU expert pass (GpuSharedTiles.h). For a nest at depths
+// Rule 1s of the GPU expert pass (GpuSharedTiles.h). For a nest at depths
 // 0..p-1 (batch), p (rows, M), p+1 (columns, N), p+2 (reduction, K), with
 // BM x BN outputs per block, TY x TX threads, TM = BM/TY, TN = BN/TX
 // outputs per thread and k tiles of BK:
@@ -42,12 +42,15 @@ using namespace perfdojo::dojo;
 namespace {
 
 /// A GEMM-like nest: its output array, the ordinal of its initialization
-/// among the array's writers, the batch depth p and the extents.
+/// among the array's writers, the batch depth p, the extents, and the
+/// depth each dimension of the output is indexed by (a permutation: the
+/// partials of a reduction split across blocks hold the slice last).
 struct Site {
   std::string array;
   unsigned initOrdinal = 0;
   unsigned batch = 0;
   int64_t rows = 0, cols = 0, terms = 0;
+  llvm::SmallVector<unsigned> indexDepths;
 };
 
 /// The position of `leaf` among the leaves writing its array, in text order.
@@ -64,16 +67,22 @@ unsigned getWriterOrdinal(KernelOp kernel, LeafOp leaf) {
   return ordinal;
 }
 
-/// Whether `map` (of a leaf at depth `depth`) is `{0}, {1}, ..., {depth-1}`.
-bool isIdentityIndex(mlir::AffineMap map, unsigned depth) {
+/// The depth each index of `map` is, where `map` (of a leaf at depth
+/// `depth`) indexes with every variable of the scopes above it once, bare
+/// (`{2}, {0}, {1}`); empty otherwise.
+llvm::SmallVector<unsigned> getIndexDepths(mlir::AffineMap map,
+                                           unsigned depth) {
+  llvm::SmallVector<unsigned> depths;
   if (map.getNumResults() != depth)
-    return false;
-  for (unsigned d = 0; d < depth; ++d) {
-    auto dim = llvm::dyn_cast<mlir::AffineDimExpr>(map.getResult(d));
-    if (!dim || dim.getPosition() != d)
-      return false;
+    return {};
+  for (mlir::AffineExpr result : map.getResults()) {
+    auto dim = llvm::dyn_cast<mlir::AffineDimExpr>(result);
+    if (!dim || dim.getPosition() >= depth ||
+        llvm::is_contained(depths, dim.getPosition()))
+      return {};
+    depths.push_back(dim.getPosition());
   }
-  return true;
+  return depths;
 }
 
 /// The site of reduction leaf `leaf`, if it is one (see GpuSharedTiles.h).
@@ -85,10 +94,12 @@ std::optional<Site> matchSite(KernelOp kernel, LeafOp leaf) {
   if (depth < 3 || !llvm::isa<KernelOp>(scopes.front()->getParentOp()) ||
       llvm::any_of(scopes, [](ScopeOp s) { return s.getMode() != Mode::seq; }))
     return std::nullopt;
-  // Output c[{0}, ..., {r-1}] over the scopes above the one reduction scope.
+  // The output indexed by the scopes above the one reduction scope, each
+  // once, bare.
   unsigned r = depth - 1;
-  if (!isIdentityIndex(leaf.getIndices(), r) ||
-      !llvm::hasSingleElement(scopes[r].getBlock()))
+  llvm::SmallVector<unsigned> indexDepths =
+      getIndexDepths(leaf.getIndices(), r);
+  if (indexDepths.empty() || !llvm::hasSingleElement(scopes[r].getBlock()))
     return std::nullopt;
   for (unsigned d = 0; d + 1 < r; ++d)
     if (!llvm::hasSingleElement(scopes[d].getBlock()))
@@ -109,6 +120,7 @@ std::optional<Site> matchSite(KernelOp kernel, LeafOp leaf) {
   site.rows = scopes[r - 2].getSize();
   site.cols = scopes[r - 1].getSize();
   site.terms = scopes[r].getSize();
+  site.indexDepths = std::move(indexDepths);
   return site;
 }
 
@@ -122,7 +134,7 @@ std::string writer(llvm::StringRef array, unsigned ordinal) {
   return (array + "#" + llvm::Twine(ordinal)).str();
 }
 
-/// Applies rule 0s's moves to `site`; false at the first illegal one (the
+/// Applies rule 1s's moves to `site`; false at the first illegal one (the
 /// caller undoes the moves applied).
 bool tileSite(Game &game, const TargetDescription &target, const Site &site,
               const SharedTileShape &shape) {
@@ -154,6 +166,26 @@ bool tileSite(Game &game, const TargetDescription &target, const Site &site,
   const std::string sInit = writer(staged, 0), sAcc = writer(staged, 1);
   // The copy-out took the initialization's place among the output's writers.
   const std::string copyOut = init;
+  // The copy's dimensions in the order of the depths indexing them
+  // (swap_dims of adjacent dimensions, a bubble sort).
+  llvm::SmallVector<unsigned> order = site.indexDepths;
+  for (size_t pass = 0; pass < order.size(); ++pass)
+    for (size_t k = 0; k + 1 < order.size(); ++k)
+      if (order[k] > order[k + 1]) {
+        if (!apply(MoveKind::SwapDims, staged + "." + std::to_string(k)))
+          return false;
+        std::swap(order[k], order[k + 1]);
+      }
+  // The copy-out's scopes, which follow the output's dimensions, in that
+  // order too (the copy's iterations are independent).
+  order = site.indexDepths;
+  for (size_t pass = 0; pass < order.size(); ++pass)
+    for (size_t k = 0; k + 1 < order.size(); ++k)
+      if (order[k] > order[k + 1]) {
+        if (!apply(MoveKind::SwapNestedScopes, at(copyOut, k)))
+          return false;
+        std::swap(order[k], order[k + 1]);
+      }
 
   // Splits rows and columns of the nest of `ref` into i0 j0 i1 j1 i2 j2.
   auto tileOutputs = [&](const std::string &ref) {

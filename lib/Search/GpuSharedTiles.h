@@ -1,12 +1,12 @@
 //===- GpuSharedTiles.h - block-shared tiles of the GPU expert pass -*- C++ -*-===//
 //
 // Private to lib/Search: the GPU expert pass's rule for GEMM-like nests
-// (GpuExpertRules.h, rule 0s), the classic shared-memory SGEMM reached by
+// (GpuExpertRules.h, rule 1s), the classic shared-memory SGEMM reached by
 // legal moves alone: each block computes a rows x cols tile of the output,
 // each of its threadsY x threadsX threads a (rows/threadsY) x
 // (cols/threadsX) sub-tile accumulated in registers across the reduction,
 // whose k tiles of both operands every thread of the block stages into
-// block-shared memory first. docs/gpu.md, "The GPU expert pass", rule 0s.
+// block-shared memory first. docs/gpu.md, "The GPU expert pass", rule 1s.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_LIB_SEARCH_GPUSHAREDTILES_H

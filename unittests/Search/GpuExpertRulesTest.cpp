@@ -424,7 +424,7 @@ TEST(GpuExpertRules, NestedReductionsTakeUpToABlockOfPartials) {
 }
 
 TEST(GpuExpertRules, GemmsGetBlockSharedTilesAndRegisterAccumulators) {
-  // Rule 0s: blocks of 4x8 threads computing 16x32 outputs of each batch,
+  // Rule 1s: blocks of 4x8 threads computing 16x32 outputs of each batch,
   // 4x4 per thread, k tiles of 8 of both operands in block-shared memory.
   MLIRContext ctx;
   OwningOpRef<ModuleOp> module = importDojoString(
@@ -480,8 +480,45 @@ TEST(GpuExpertRules, GemmsGetBlockSharedTilesAndRegisterAccumulators) {
   EXPECT_EQ((*compiled)->getBinary().find(".local"), std::string::npos);
 }
 
+TEST(GpuExpertRules, SharedTilesOfAReductionSplitAcrossBlocks) {
+  // 32x64 outputs, fewer than the variant's split threads: rule 1 splits
+  // the 512 terms into 4 slices of partials c_p[i, j, s] first, then rule
+  // 1s tiles the partials' nest with the slices as a batch (the staged
+  // copy's dimensions and the copy-out's scopes in the nest's order).
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module =
+      importDojoString("a f32 [32, 512] heap in\n"
+                       "b f32 [512, 64] heap in\n"
+                       "c f32 [32, 64] heap out\n"
+                       "32 64 c[{0}, {1}] = 0\n"
+                       "| | 512 c[{0}, {1}] += a[{0}, {2}] * b[{2}, {1}]\n",
+                       &ctx);
+  ASSERT_TRUE(module);
+  dojo::KernelOp original = getSingleKernel(*module);
+  TargetDescription target = *TargetDescription::getGpu("sm_90");
+  GpuExpertVariant tiled;
+  tiled.sharedTile = {4, 8, 16, 32, 8};
+  tiled.splitThreads = 4 * 32 * 64;
+  Game game(original, MoveOptions{true, target});
+  applyGpuExpertRules(game, target, tiled);
+  std::string text = game.print();
+  SCOPED_TRACE(text);
+  EXPECT_NE(text.find("c_p f32 [32, 64, 4] stack"), std::string::npos);
+  EXPECT_NE(text.find("c_p_s f32 [4:N, 2:N, 4, 4, 2:N, 8, 4] gpu_local"),
+            std::string::npos);
+  EXPECT_NE(text.find("4:g 2:g 2:g 4:b 8:b 4:u 4:v c_p_s["), std::string::npos);
+  EXPECT_NE(text.find("| | | 4:b 8:b 4:u 4:u c_p[{1}*16+{3}*4+{5}, "
+                      "{2}*32+{4}*4+{6}, {0}] = c_p_s["),
+            std::string::npos);
+  expectSameOutputs(original, runInterpreter(original), game.getKernel());
+  auto compiled =
+      GpuKernel::compile(game.getKernel(), GpuCompileOptions{"sm_90", true});
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  EXPECT_EQ((*compiled)->getBinary().find(".local"), std::string::npos);
+}
+
 TEST(GpuExpertRules, SharedTilesOnlyWhereTheyDivide) {
-  // 100 rows: no whole 16-row tiles, so rule 0s leaves the GEMM to the
+  // 100 rows: no whole 16-row tiles, so rule 1s leaves the GEMM to the
   // other rules (register tiles here, at this size with none left as
   // threads: a plain mapping).
   GpuExpertVariant tiled;
@@ -496,7 +533,7 @@ TEST(GpuExpertRules, SharedTilesOnlyWhereTheyDivide) {
   EXPECT_EQ(text.find("gpu_shared"), std::string::npos) << text;
   EXPECT_EQ(text.find("c_s"), std::string::npos) << text;
   EXPECT_NE(text.find(":g"), std::string::npos) << text;
-  // The variants the search times include rule 0s's tiles.
+  // The variants the search times include rule 1s's tiles.
   EXPECT_TRUE(llvm::any_of(getGpuExpertVariants(),
                            [](const GpuExpertVariant &v) {
                              return v.sharedTile.isSet();

@@ -15,10 +15,10 @@
 
 namespace perfdojo {
 
-/// Rule 0s's tile (GpuSharedTiles.h): blocks of threadsY x threadsX
+/// Rule 1s's tile (GpuSharedTiles.h): blocks of threadsY x threadsX
 /// threads computing rows x cols outputs, each thread (rows / threadsY) x
 /// (cols / threadsX) of them in registers, the operands' tiles of `k`
-/// reduction steps staged in block-shared memory. All zero: no rule 0s.
+/// reduction steps staged in block-shared memory. All zero: no rule 1s.
 struct SharedTileShape {
   int64_t threadsY = 0, threadsX = 0;
   int64_t rows = 0, cols = 0, k = 0;
@@ -28,7 +28,7 @@ struct SharedTileShape {
 /// The choices of the expert pass that depend on the GPU more than on the
 /// kernel: the search times the variants' programs and keeps the fastest.
 struct GpuExpertVariant {
-  /// Rule 0s, before every other rule: GEMM-like nests tiled in
+  /// Rule 1s, before every other rule: GEMM-like nests tiled in
   /// block-shared memory; none by default.
   SharedTileShape sharedTile;
   /// Register tiles (rule 1): rows x tileVectors 128-bit vectors per
@@ -62,7 +62,7 @@ struct GpuExpertVariant {
 std::vector<GpuExpertVariant> getGpuExpertVariants();
 
 /// Maps `game`'s kernel for the GPU `target`. First, with the variant's
-/// shared tile (rule 0s), every GEMM-like nest it divides is mapped whole:
+/// shared tile (rule 1s), every GEMM-like nest it divides is mapped whole:
 /// grid of output tiles, block-shared operand tiles, per-thread register
 /// accumulators (GpuSharedTiles.h); the other rules leave those nests
 /// alone. Then register tiles for
