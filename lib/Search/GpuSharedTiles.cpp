@@ -244,9 +244,33 @@ bool tileSite(Game &game, const TargetDescription &target, const Site &site,
       if (!before.contains(name.getKey()))
         tiles.push_back(name.getKey().str());
   }
-  // Each tile's copy nest onto the block: its second-to-last dimension's
-  // scope split by TY, its last by TX (times W lanes of a 128-bit vector
-  // where they divide), the TY threads moved next to the TX ones.
+  // A tile the threads of a row read across its rows (b[j, k] of an NT
+  // GEMM: each thread's column j2 a row of the tile, 16 or more threads on
+  // one bank) is transposed: the dimension the column variables index
+  // last (swap_dims), so the row's threads read consecutive words. Its
+  // copy then writes across rows, once per element and k tile, where the
+  // accumulation reads each element TM times.
+  accumulate = llvm::cast<LeafOp>(*resolveNode(game.getKernel(), sAcc));
+  for (mlir::Attribute input : accumulate.getInputs()) {
+    auto access = llvm::dyn_cast<AccessAttr>(input);
+    if (!access || !llvm::is_contained(tiles, access.getArray().getValue()))
+      continue;
+    mlir::AffineMap map = access.getIndices();
+    unsigned rank = map.getNumResults();
+    for (unsigned d = 0; d + 1 < rank; ++d) {
+      if (!map.getResult(d).isFunctionOfDim(p + 7))
+        continue;
+      for (unsigned k = d; k + 1 < rank; ++k)
+        if (!apply(MoveKind::SwapDims,
+                   access.getArray().str() + "." + std::to_string(k)))
+          return false;
+      break;
+    }
+  }
+  // Each tile's copy nest onto the block: its second-to-last scope split by
+  // TY, its last (the source's contiguous dimension) by TX (times W lanes
+  // of a 128-bit vector where they divide), the TY threads moved next to
+  // the TX ones.
   struct CopyThreads {
     std::string tile;
     unsigned rowThreads, columnThreads; ///< depths of the `:b` scopes
@@ -256,9 +280,13 @@ bool tileSite(Game &game, const TargetDescription &target, const Site &site,
   for (const std::string &tile : tiles) {
     BufferOp buffer = game.getKernel().lookupArray(tile);
     unsigned rank = buffer.getRank();
-    if (rank < 2)
+    auto copyLeaf =
+        llvm::cast<LeafOp>(*resolveNode(game.getKernel(), writer(tile, 0)));
+    llvm::SmallVector<ScopeOp, 8> copyScopes = getEnclosingScopes(copyLeaf);
+    if (rank < 2 || copyScopes.size() != p + 3 + rank)
       return false;
-    int64_t e0 = buffer.getShape()[rank - 2], e1 = buffer.getShape()[rank - 1];
+    int64_t e0 = copyScopes[p + 3 + rank - 2].getSize();
+    int64_t e1 = copyScopes[p + 3 + rank - 1].getSize();
     int64_t lanes = target.getVectorLanes(buffer.getElementType());
     int64_t ty = shape.threadsY, tx = shape.threadsX;
     bool vector = lanes > 1 && e1 % (tx * lanes) == 0;
@@ -322,8 +350,7 @@ bool tileSite(Game &game, const TargetDescription &target, const Site &site,
     const std::string ref = writer(copy.tile, 0);
     if (!apply(MoveKind::SetGpuBlock, at(ref, copy.rowThreads)) ||
         !apply(MoveKind::SetGpuBlock, at(ref, copy.columnThreads)) ||
-        (copy.vector &&
-         !apply(MoveKind::SetVector, at(ref, copy.columnThreads + 1))))
+        (copy.vector && !setLanes(at(ref, copy.columnThreads + 1))))
       return false;
   }
   // c_s's grid dimensions (batch, i0, j0; the last first, so the numbers of
