@@ -423,61 +423,77 @@ TEST(GpuExpertRules, NestedReductionsTakeUpToABlockOfPartials) {
       << text;
 }
 
+/// Maps the kernel `text` with `variant` (rule 1s's tiles), expects the
+/// program to compute what the original computes and to lower to PTX with
+/// no local memory (the accumulators in registers), and hands the printed
+/// program and the compiled kernel to `check`.
+void expectTiledMapping(
+    llvm::StringRef text, const GpuExpertVariant &variant,
+    llvm::function_ref<void(const std::string &, const GpuKernel &)> check) {
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> module = importDojoString(text, &ctx);
+  ASSERT_TRUE(module);
+  dojo::KernelOp original = getSingleKernel(*module);
+  TargetDescription target = *TargetDescription::getGpu("sm_90");
+  Game game(original, MoveOptions{true, target});
+  applyGpuExpertRules(game, target, variant);
+  std::string program = game.print();
+  SCOPED_TRACE(program);
+  expectSameOutputs(original, runInterpreter(original), game.getKernel());
+  auto compiled =
+      GpuKernel::compile(game.getKernel(), GpuCompileOptions{"sm_90", true});
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  EXPECT_EQ((*compiled)->getBinary().find(".local"), std::string::npos);
+  check(program, **compiled);
+}
+
 TEST(GpuExpertRules, GemmsGetBlockSharedTilesAndRegisterAccumulators) {
   // Rule 1s: blocks of 4x8 threads computing 16x32 outputs of each batch,
   // 4x4 per thread, k tiles of 8 of both operands in block-shared memory.
-  MLIRContext ctx;
-  OwningOpRef<ModuleOp> module = importDojoString(
+  GpuExpertVariant tiled;
+  tiled.sharedTile = {4, 8, 16, 32, 8};
+  expectTiledMapping(
       "a f32 [2, 64, 48] heap in\n"
       "b f32 [2, 48, 96] heap in\n"
       "c f32 [2, 64, 96] heap out\n"
       "2 64 96 c[{0}, {1}, {2}] = 0\n"
       "| | | 48 c[{0}, {1}, {2}] += a[{0}, {1}, {3}] * b[{0}, {3}, {2}]\n",
-      &ctx);
-  ASSERT_TRUE(module);
-  dojo::KernelOp original = getSingleKernel(*module);
-  TargetDescription target = *TargetDescription::getGpu("sm_90");
-  GpuExpertVariant tiled;
-  tiled.sharedTile = {4, 8, 16, 32, 8};
-  Game game(original, MoveOptions{true, target});
-  applyGpuExpertRules(game, target, tiled);
-  std::string text = game.print();
-  SCOPED_TRACE(text);
-  // The accumulators: the grid's dimensions reused, each thread's 4x4 its own.
-  EXPECT_NE(text.find("c_s f32 [2:N, 4:N, 4, 4, 3:N, 8, 4] gpu_local"),
-            std::string::npos);
-  EXPECT_NE(text.find("a_t f32 [1:N, 16, 8] gpu_shared"), std::string::npos);
-  EXPECT_NE(text.find("b_t f32 [1:N, 8, 32] gpu_shared"), std::string::npos);
-  EXPECT_NE(text.find("2:g 4:g 3:g 4:b 8:b 4:u 4:v c_s[{0}, {1}, {3}, {5}, "
-                      "{2}, {4}, {6}] = 0\n"),
-            std::string::npos);
-  // Both tiles filled by every thread (b's by 128-bit vectors), then the
-  // k tile's 8 steps of 4x4 FMAs per thread.
-  EXPECT_NE(text.find("| | | 6 1 4 4:b 8:b a_t["), std::string::npos);
-  EXPECT_NE(text.find("| | | | 1 2 4:b 8:b 4:v b_t["), std::string::npos);
-  EXPECT_NE(text.find("| | | | 4:b 8:b 8:u 4:u 4:v c_s[{0}, {1}, {4}, {7}, "
-                      "{2}, {5}, {8}] += a_t[0, {4}*4+{7}, {6}] * "
-                      "b_t[0, {6}, {5}*4+{8}]"),
-            std::string::npos);
-  EXPECT_NE(text.find("| | | 4:b 8:b 4:u 4:v c[{0}, {1}*16+{3}*4+{5}, "
-                      "{2}*32+{4}*4+{6}] = c_s["),
-            std::string::npos);
-  expectSameOutputs(original, runInterpreter(original), game.getKernel());
-
-  // One launch of 2x4x3 blocks of 32 threads, both tiles in its dynamic
-  // shared memory, the accumulators in registers (no local memory).
-  auto compiled =
-      GpuKernel::compile(game.getKernel(), GpuCompileOptions{"sm_90", true});
-  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
-  std::vector<const gpu::PlanLaunch *> launches =
-      (*compiled)->getPlan().getLaunches();
-  ASSERT_EQ(launches.size(), 1u);
-  EXPECT_EQ(launches[0]->getThreadsPerBlock(), 32u);
-  EXPECT_EQ(launches[0]->grid[0] * launches[0]->grid[1] * launches[0]->grid[2],
-            24u);
-  EXPECT_EQ(launches[0]->sharedBytes, (16u * 8 + 8 * 32) * 4);
-  EXPECT_NE((*compiled)->getBinary().find("bar.sync"), std::string::npos);
-  EXPECT_EQ((*compiled)->getBinary().find(".local"), std::string::npos);
+      tiled, [](const std::string &text, const GpuKernel &compiled) {
+        // The accumulators: the grid's dimensions reused, each thread's
+        // 4x4 its own.
+        EXPECT_NE(text.find("c_s f32 [2:N, 4:N, 4, 4, 3:N, 8, 4] gpu_local"),
+                  std::string::npos);
+        EXPECT_NE(text.find("a_t f32 [1:N, 16, 8] gpu_shared"),
+                  std::string::npos);
+        EXPECT_NE(text.find("b_t f32 [1:N, 8, 32] gpu_shared"),
+                  std::string::npos);
+        EXPECT_NE(text.find("2:g 4:g 3:g 4:b 8:b 4:u 4:v c_s[{0}, {1}, {3}, "
+                            "{5}, {2}, {4}, {6}] = 0\n"),
+                  std::string::npos);
+        // Both tiles filled by every thread (b's by 128-bit vectors), then
+        // the k tile's 8 steps of 4x4 FMAs per thread.
+        EXPECT_NE(text.find("| | | 6 1 4 4:b 8:b a_t["), std::string::npos);
+        EXPECT_NE(text.find("| | | | 1 2 4:b 8:b 4:v b_t["),
+                  std::string::npos);
+        EXPECT_NE(text.find("| | | | 4:b 8:b 8:u 4:u 4:v c_s[{0}, {1}, {4}, "
+                            "{7}, {2}, {5}, {8}] += a_t[0, {4}*4+{7}, {6}] * "
+                            "b_t[0, {6}, {5}*4+{8}]"),
+                  std::string::npos);
+        EXPECT_NE(text.find("| | | 4:b 8:b 4:u 4:v c[{0}, {1}*16+{3}*4+{5}, "
+                            "{2}*32+{4}*4+{6}] = c_s["),
+                  std::string::npos);
+        // One launch of 2x4x3 blocks of 32 threads, both tiles in its
+        // dynamic shared memory.
+        std::vector<const gpu::PlanLaunch *> launches =
+            compiled.getPlan().getLaunches();
+        ASSERT_EQ(launches.size(), 1u);
+        EXPECT_EQ(launches[0]->getThreadsPerBlock(), 32u);
+        EXPECT_EQ(launches[0]->grid[0] * launches[0]->grid[1] *
+                      launches[0]->grid[2],
+                  24u);
+        EXPECT_EQ(launches[0]->sharedBytes, (16u * 8 + 8 * 32) * 4);
+        EXPECT_NE(compiled.getBinary().find("bar.sync"), std::string::npos);
+      });
 }
 
 TEST(GpuExpertRules, SharedTilesOfAReductionSplitAcrossBlocks) {
@@ -485,36 +501,25 @@ TEST(GpuExpertRules, SharedTilesOfAReductionSplitAcrossBlocks) {
   // the 512 terms into 4 slices of partials c_p[i, j, s] first, then rule
   // 1s tiles the partials' nest with the slices as a batch (the staged
   // copy's dimensions and the copy-out's scopes in the nest's order).
-  MLIRContext ctx;
-  OwningOpRef<ModuleOp> module =
-      importDojoString("a f32 [32, 512] heap in\n"
-                       "b f32 [512, 64] heap in\n"
-                       "c f32 [32, 64] heap out\n"
-                       "32 64 c[{0}, {1}] = 0\n"
-                       "| | 512 c[{0}, {1}] += a[{0}, {2}] * b[{2}, {1}]\n",
-                       &ctx);
-  ASSERT_TRUE(module);
-  dojo::KernelOp original = getSingleKernel(*module);
-  TargetDescription target = *TargetDescription::getGpu("sm_90");
   GpuExpertVariant tiled;
   tiled.sharedTile = {4, 8, 16, 32, 8};
   tiled.splitThreads = 4 * 32 * 64;
-  Game game(original, MoveOptions{true, target});
-  applyGpuExpertRules(game, target, tiled);
-  std::string text = game.print();
-  SCOPED_TRACE(text);
-  EXPECT_NE(text.find("c_p f32 [32, 64, 4] stack"), std::string::npos);
-  EXPECT_NE(text.find("c_p_s f32 [4:N, 2:N, 4, 4, 2:N, 8, 4] gpu_local"),
-            std::string::npos);
-  EXPECT_NE(text.find("4:g 2:g 2:g 4:b 8:b 4:u 4:v c_p_s["), std::string::npos);
-  EXPECT_NE(text.find("| | | 4:b 8:b 4:u 4:u c_p[{1}*16+{3}*4+{5}, "
-                      "{2}*32+{4}*4+{6}, {0}] = c_p_s["),
-            std::string::npos);
-  expectSameOutputs(original, runInterpreter(original), game.getKernel());
-  auto compiled =
-      GpuKernel::compile(game.getKernel(), GpuCompileOptions{"sm_90", true});
-  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
-  EXPECT_EQ((*compiled)->getBinary().find(".local"), std::string::npos);
+  expectTiledMapping(
+      "a f32 [32, 512] heap in\n"
+      "b f32 [512, 64] heap in\n"
+      "c f32 [32, 64] heap out\n"
+      "32 64 c[{0}, {1}] = 0\n"
+      "| | 512 c[{0}, {1}] += a[{0}, {2}] * b[{2}, {1}]\n",
+      tiled, [](const std::string &text, const GpuKernel &) {
+        EXPECT_NE(text.find("c_p f32 [32, 64, 4] stack"), std::string::npos);
+        EXPECT_NE(text.find("c_p_s f32 [4:N, 2:N, 4, 4, 2:N, 8, 4] gpu_local"),
+                  std::string::npos);
+        EXPECT_NE(text.find("4:g 2:g 2:g 4:b 8:b 4:u 4:v c_p_s["),
+                  std::string::npos);
+        EXPECT_NE(text.find("| | | 4:b 8:b 4:u 4:u c_p[{1}*16+{3}*4+{5}, "
+                            "{2}*32+{4}*4+{6}, {0}] = c_p_s["),
+                  std::string::npos);
+      });
 }
 
 TEST(GpuExpertRules, SharedTilesOnlyWhereTheyDivide) {
