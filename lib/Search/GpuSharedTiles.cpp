@@ -166,26 +166,29 @@ bool tileSite(Game &game, const TargetDescription &target, const Site &site,
   const std::string sInit = writer(staged, 0), sAcc = writer(staged, 1);
   // The copy-out took the initialization's place among the output's writers.
   const std::string copyOut = init;
-  // The copy's dimensions in the order of the depths indexing them
-  // (swap_dims of adjacent dimensions, a bubble sort).
-  llvm::SmallVector<unsigned> order = site.indexDepths;
-  for (size_t pass = 0; pass < order.size(); ++pass)
-    for (size_t k = 0; k + 1 < order.size(); ++k)
-      if (order[k] > order[k + 1]) {
-        if (!apply(MoveKind::SwapDims, staged + "." + std::to_string(k)))
-          return false;
-        std::swap(order[k], order[k + 1]);
-      }
-  // The copy-out's scopes, which follow the output's dimensions, in that
-  // order too (the copy's iterations are independent).
-  order = site.indexDepths;
-  for (size_t pass = 0; pass < order.size(); ++pass)
-    for (size_t k = 0; k + 1 < order.size(); ++k)
-      if (order[k] > order[k + 1]) {
-        if (!apply(MoveKind::SwapNestedScopes, at(copyOut, k)))
-          return false;
-        std::swap(order[k], order[k + 1]);
-      }
+  // Sorts positions 0..r-1 by the depth indexing them with `swapAt(k)`, a
+  // move exchanging positions k and k+1 (a bubble sort).
+  auto sortByDepth = [&](llvm::function_ref<MoveRequest(size_t)> swapAt) {
+    llvm::SmallVector<unsigned> order = site.indexDepths;
+    for (size_t pass = 0; pass < order.size(); ++pass)
+      for (size_t k = 0; k + 1 < order.size(); ++k)
+        if (order[k] > order[k + 1]) {
+          if (!tryApply(game, swapAt(k)))
+            return false;
+          std::swap(order[k], order[k + 1]);
+        }
+    return true;
+  };
+  // The copy's dimensions, and the copy-out's scopes (which follow the
+  // output's dimensions; its iterations are independent), in the nest's
+  // order.
+  if (!sortByDepth([&](size_t k) {
+        return makeMove(MoveKind::SwapDims, staged + "." + std::to_string(k));
+      }) ||
+      !sortByDepth([&](size_t k) {
+        return makeMove(MoveKind::SwapNestedScopes, at(copyOut, k));
+      }))
+    return false;
 
   // Splits rows and columns of the nest of `ref` into i0 j0 i1 j1 i2 j2.
   auto tileOutputs = [&](const std::string &ref) {
