@@ -562,10 +562,7 @@ void splitReductions(Game &game, const GpuExpertVariant &variant) {
       undoAll();
       continue;
     }
-    std::string partials;
-    for (const auto &name : getBufferNames(game.getKernel()))
-      if (!before.contains(name.getKey()))
-        partials = name.getKey().str();
+    std::string partials = getNewBuffer(game.getKernel(), before);
     // The partials' writers: #0 the initialization, #1 the accumulation.
     // Each gets a nest of its own, the slices outermost in both, and the
     // two nests join: every slice initializes, then accumulates.

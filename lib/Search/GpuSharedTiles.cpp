@@ -15,9 +15,11 @@
 //      dimensions split alike, so each thread coordinate indexes a
 //      dimension of its own (each thread owns its accumulators across the
 //      barriers of the k loop, Privatization.h);
-//   4. each operand's k tile is staged below k0 (`stage_tile`), its copy
-//      nest split onto the TY x TX threads (rows over TY, the contiguous
-//      dimension over TX, 128-bit vectors where they divide);
+//   4. each operand's k tile is staged below k0 (`stage_tile`; one the
+//      column threads would read across its rows transposed by
+//      `swap_dims`), its copy nest split onto the TY x TX threads (rows
+//      over TY, the source's contiguous dimension over TX, 128-bit vectors
+//      where they divide);
 //   5. locations and modes in the order that keeps every step legal: the
 //      tiles and c_s in `gpu_local`, the batch scopes and i0 j0 `:g`, the
 //      tiles in `gpu_shared`, then `:b` on the threads of every phase, `:u`
@@ -157,10 +159,7 @@ bool tileSite(Game &game, const TargetDescription &target, const Site &site,
   if (!apply(MoveKind::StageRegion, site.array + "," + at(init, 0),
              {static_cast<int64_t>(BufferLocation::heap)}))
     return false;
-  std::string staged;
-  for (const auto &name : getBufferNames(game.getKernel()))
-    if (!before.contains(name.getKey()))
-      staged = name.getKey().str();
+  std::string staged = getNewBuffer(game.getKernel(), before);
   if (staged.empty())
     return false;
   const std::string sInit = writer(staged, 0), sAcc = writer(staged, 1);
@@ -231,8 +230,13 @@ bool tileSite(Game &game, const TargetDescription &target, const Site &site,
 
   // 4. The operands' k tiles, staged at i1 (below k0) on the stack.
   llvm::SmallVector<std::string> operands;
-  auto accumulate =
-      llvm::cast<LeafOp>(*resolveNode(game.getKernel(), sAcc));
+  // The accumulation, re-resolved after each move that rebuilds the tree.
+  auto getAccumulation = [&] {
+    return llvm::dyn_cast_or_null<LeafOp>(findNode(game.getKernel(), sAcc));
+  };
+  LeafOp accumulate = getAccumulation();
+  if (!accumulate)
+    return false;
   for (mlir::Attribute input : accumulate.getInputs())
     if (auto access = llvm::dyn_cast<AccessAttr>(input))
       if (!llvm::is_contained(operands, access.getArray().getValue()))
@@ -243,9 +247,7 @@ bool tileSite(Game &game, const TargetDescription &target, const Site &site,
     if (!apply(MoveKind::StageTile, operand + "," + at(sAcc, p + 3),
                {static_cast<int64_t>(BufferLocation::stack)}))
       return false;
-    for (const auto &name : getBufferNames(game.getKernel()))
-      if (!before.contains(name.getKey()))
-        tiles.push_back(name.getKey().str());
+    tiles.push_back(getNewBuffer(game.getKernel(), before));
   }
   // A tile the threads of a row read across its rows (b[j, k] of an NT
   // GEMM: each thread's column j2 a row of the tile, 16 or more threads on
@@ -253,7 +255,8 @@ bool tileSite(Game &game, const TargetDescription &target, const Site &site,
   // last (swap_dims), so the row's threads read consecutive words. Its
   // copy then writes across rows, once per element and k tile, where the
   // accumulation reads each element TM times.
-  accumulate = llvm::cast<LeafOp>(*resolveNode(game.getKernel(), sAcc));
+  if (!(accumulate = getAccumulation()))
+    return false;
   for (mlir::Attribute input : accumulate.getInputs()) {
     auto access = llvm::dyn_cast<AccessAttr>(input);
     if (!access || !llvm::is_contained(tiles, access.getArray().getValue()))
@@ -283,8 +286,10 @@ bool tileSite(Game &game, const TargetDescription &target, const Site &site,
   for (const std::string &tile : tiles) {
     BufferOp buffer = game.getKernel().lookupArray(tile);
     unsigned rank = buffer.getRank();
-    auto copyLeaf =
-        llvm::cast<LeafOp>(*resolveNode(game.getKernel(), writer(tile, 0)));
+    auto copyLeaf = llvm::dyn_cast_or_null<LeafOp>(
+        findNode(game.getKernel(), writer(tile, 0)));
+    if (!copyLeaf)
+      return false;
     llvm::SmallVector<ScopeOp, 8> copyScopes = getEnclosingScopes(copyLeaf);
     if (rank < 2 || copyScopes.size() != p + 3 + rank)
       return false;

@@ -108,6 +108,16 @@ inline llvm::StringSet<> getBufferNames(dojo::KernelOp kernel) {
   return names;
 }
 
+/// The name of a buffer of `kernel` not in `before` (the one a move made
+/// since `before` was taken), or "".
+inline std::string getNewBuffer(dojo::KernelOp kernel,
+                                const llvm::StringSet<> &before) {
+  for (dojo::BufferOp buffer : kernel.getBuffers())
+    if (!before.contains(buffer.getName()))
+      return buffer.getName().str();
+  return "";
+}
+
 /// Moves every internal buffer to registers where legal, else to the
 /// stack where legal.
 inline void placeInternalBuffers(Game &game) {
@@ -154,15 +164,21 @@ inline bool isUnitStride(mlir::AffineMap map, unsigned depth) {
   return last && last->coeff(depth) == 1;
 }
 
-/// The scope a move's location names, or null.
-inline dojo::ScopeOp getTargetScope(Game &game, const MoveRequest &move) {
-  llvm::Expected<mlir::Operation *> node =
-      resolveNode(game.getKernel(), move.location);
+/// The node `selector` names in `kernel`, or null where none is.
+inline mlir::Operation *findNode(dojo::KernelOp kernel,
+                                 llvm::StringRef selector) {
+  llvm::Expected<mlir::Operation *> node = resolveNode(kernel, selector);
   if (!node) {
     llvm::consumeError(node.takeError());
     return nullptr;
   }
-  return llvm::dyn_cast<dojo::ScopeOp>(*node);
+  return *node;
+}
+
+/// The scope a move's location names, or null.
+inline dojo::ScopeOp getTargetScope(Game &game, const MoveRequest &move) {
+  return llvm::dyn_cast_or_null<dojo::ScopeOp>(
+      findNode(game.getKernel(), move.location));
 }
 
 /// Applies `moves` in order, skipping those that are no longer legal (an

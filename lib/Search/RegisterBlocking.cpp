@@ -652,13 +652,6 @@ std::optional<unsigned> findSoleDimension(mlir::AffineMap map,
 }
 
 /// Names of the buffers of `kernel`.
-llvm::StringSet<> getBufferNames(KernelOp kernel) {
-  llvm::StringSet<> names;
-  for (BufferOp buffer : kernel.getBlock().getOps<BufferOp>())
-    names.insert(buffer.getName());
-  return names;
-}
-
 /// Stages `array` around the top scope of `leaf`'s nest (on the stack
 /// where it fits, else the heap) and returns the copy's name, or "".
 std::string stageAroundNest(Game &game, llvm::StringRef array, LeafOp leaf) {
@@ -667,9 +660,7 @@ std::string stageAroundNest(Game &game, llvm::StringRef array, LeafOp leaf) {
   for (int64_t location : {1, 0})
     if (tryApply(game, makeMove(MoveKind::StageRegion,
                                 array.str() + "," + node, {location})))
-      for (const auto &name : getBufferNames(game.getKernel()))
-        if (!before.contains(name.getKey()))
-          return name.getKey().str();
+      return getNewBuffer(game.getKernel(), before);
   return "";
 }
 

@@ -77,13 +77,6 @@ ScopeOp getOutermostReductionScope(LeafOp leaf) {
   return scope;
 }
 
-/// The name of a buffer of `game`'s kernel not in `before`, or "".
-std::string getNewBuffer(Game &game, const llvm::StringSet<> &before) {
-  for (BufferOp buffer : game.getKernel().getBuffers())
-    if (!before.contains(buffer.getName()))
-      return buffer.getName().str();
-  return "";
-}
 
 /// Moves `buffer` to registers if the register addressing rule allows.
 void placeInRegisters(Game &game, llvm::StringRef buffer) {
@@ -132,7 +125,7 @@ void promoteAccumulators(Game &game) {
     llvm::StringSet<> before = getBufferNames(game.getKernel());
     if (!tryApply(game, *found))
       continue;
-    reuseAndPlaceInRegisters(game, getNewBuffer(game, before));
+    reuseAndPlaceInRegisters(game, getNewBuffer(game.getKernel(), before));
   }
 }
 
@@ -232,7 +225,7 @@ void interleaveReductions(Game &game) {
     // Unroll every L-scope of the new partial buffer's leaves (its
     // initialization, the update, the combine), then keep the partials in
     // registers.
-    std::string partial = getNewBuffer(game, before);
+    std::string partial = getNewBuffer(game.getKernel(), before);
     applyEach(game, [&](const llvm::StringSet<> &tried)
                         -> std::optional<MoveRequest> {
       std::optional<MoveRequest> found;

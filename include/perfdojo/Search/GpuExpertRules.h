@@ -28,8 +28,8 @@ struct SharedTileShape {
 /// The choices of the expert pass that depend on the GPU more than on the
 /// kernel: the search times the variants' programs and keeps the fastest.
 struct GpuExpertVariant {
-  /// Rule 1s, before every other rule: GEMM-like nests tiled in
-  /// block-shared memory; none by default.
+  /// Rule 1s, right after rule 1a's split reductions: GEMM-like nests
+  /// tiled in block-shared memory; none by default.
   SharedTileShape sharedTile;
   /// Register tiles (rule 1): rows x tileVectors 128-bit vectors per
   /// thread; 0 for none.
@@ -61,11 +61,11 @@ struct GpuExpertVariant {
 /// The variants the heuristic strategy evaluates, the default first.
 std::vector<GpuExpertVariant> getGpuExpertVariants();
 
-/// Maps `game`'s kernel for the GPU `target`. First, with the variant's
-/// shared tile (rule 1s), every GEMM-like nest it divides is mapped whole:
-/// grid of output tiles, block-shared operand tiles, per-thread register
-/// accumulators (GpuSharedTiles.h); the other rules leave those nests
-/// alone. Then register tiles for
+/// Maps `game`'s kernel for the GPU `target`. After rule 1a's split
+/// reductions, with the variant's shared tile (rule 1s), every GEMM-like
+/// nest it divides is mapped whole: grid of output tiles, block-shared
+/// operand tiles, per-thread register accumulators (GpuSharedTiles.h); the
+/// other rules leave those nests alone. Then register tiles for
 /// GEMM-like reductions (rule 1, the CPU pass's register blocking with the
 /// variant's tile: rows x vectors of 4 lanes per thread). Then for every
 /// top-level scope that can be a grid (`set_gpu_grid`):
