@@ -27,7 +27,7 @@ shift $(( $# >= 3 ? 3 : $# ))
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 KERNELS=("$@")
 [ ${#KERNELS[@]} -gt 0 ] || KERNELS=("$ROOT"/kernels/*.dojo)
-mkdir -p "$OUT/src"
+mkdir -p "$OUT"
 for k in "${KERNELS[@]}"; do
   name=$(basename "$k" .dojo)
   "$BUILD/bin/perfdojo-search" "$k" --target="$CHIP" --map-only --out="$OUT/$name" > /dev/null
@@ -42,32 +42,7 @@ for k in "${KERNELS[@]}"; do
   done
   echo "bundled $name"
 done
-# The launcher builds from its sources alone (scripts/build-gpu-launcher.sh).
-mkdir -p "$OUT/src/scripts"
-cp -r "$ROOT/include" "$ROOT/lib" "$ROOT/tools" "$OUT/src/"
-cp "$ROOT/scripts/build-gpu-launcher.sh" "$ROOT/scripts/gpu-torch-check.py" \
-  "$OUT/src/scripts/"
-cat > "$OUT/run-all.sh" <<'RUN'
-#!/usr/bin/env bash
-# On the GPU machine: build the launcher, run every bundle. Inputs come from
-# the bundle's files or, where it has none, from its recipe (then saved to
-# inputs/ for gpu-torch-check.py). A bundle that runs longer than
-# PERFDOJO_BUNDLE_TIMEOUT seconds (default 300) is stopped and reported.
-set -uo pipefail
-HERE=$(cd "$(dirname "$0")" && pwd)
-"$HERE/src/scripts/build-gpu-launcher.sh" "$HERE/bin" || exit 1
-status=0
-for b in "$HERE"/*/bundle "$HERE"/*/bundle-v*; do
-  [ -d "$b" ] || continue
-  plan=$(ls "$b"/*.plan); module=$(ls "$b"/*.ptx)
-  if [ -d "$b/inputs" ]; then inputs=(--inputs inputs)
-  else inputs=(--generate-inputs inputs.recipe --save-inputs inputs); fi
-  echo "== $(basename "$(dirname "$b")") $(basename "$b")"
-  (cd "$b" && timeout "${PERFDOJO_BUNDLE_TIMEOUT:-300}" \
-     "$HERE/bin/perfdojo-gpu-launch" "$plan" "$module" "${inputs[@]}" \
-     --outputs outputs --json timing.json --warmup 3 --reps 20) || status=1
-done
-exit $status
-RUN
-chmod +x "$OUT/run-all.sh"
+# The launcher's sources and run-all.sh; inputs regenerated there are
+# saved for gpu-torch-check.py.
+"$ROOT/scripts/gpu-write-run-all.sh" --save-inputs "$OUT"
 echo "wrote $OUT: ${#KERNELS[@]} bundle(s) and run-all.sh"

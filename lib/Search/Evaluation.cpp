@@ -20,6 +20,8 @@ llvm::StringRef perfdojo::stringifyEvaluationStatus(EvaluationStatus status) {
     return "mismatch";
   case EvaluationStatus::Pruned:
     return "pruned";
+  case EvaluationStatus::Pending:
+    return "pending";
   }
   return "unknown";
 }
@@ -29,7 +31,7 @@ static std::optional<EvaluationStatus> parseStatus(llvm::StringRef text) {
        {EvaluationStatus::Ok, EvaluationStatus::IllegalMove,
         EvaluationStatus::Failed, EvaluationStatus::Crashed,
         EvaluationStatus::Timeout, EvaluationStatus::Mismatch,
-        EvaluationStatus::Pruned})
+        EvaluationStatus::Pruned, EvaluationStatus::Pending})
     if (stringifyEvaluationStatus(s) == text)
       return s;
   return std::nullopt;

@@ -33,6 +33,14 @@ llvm::Error perfdojo::checkEvaluatorOptions(const EvaluatorOptions &options) {
   if (options.stopAboveBest < 0)
     return llvm::createStringError("--stop-above-best must not be negative "
                                    "(0: time every candidate fully)");
+  if (!options.gpuRemoteDir.empty()) {
+    if (options.gpuChip.empty())
+      return llvm::createStringError("a remote GPU needs a GPU target");
+    if (std::error_code ec =
+            llvm::sys::fs::create_directories(options.gpuRemoteDir))
+      return llvm::createStringError("cannot create '" + options.gpuRemoteDir +
+                                     "': " + ec.message());
+  }
   if (options.cacheDir.empty())
     return llvm::Error::success();
   if (std::error_code ec = llvm::sys::fs::create_directories(options.cacheDir))
@@ -279,6 +287,9 @@ void Evaluator::addKnown(const Evaluation &evaluation) {
 }
 
 void Evaluator::store(const Evaluation &e) {
+  // A pending candidate is evaluated once its results come back.
+  if (e.status == EvaluationStatus::Pending)
+    return;
   cache[e.key] = e;
   if (options.cacheDir.empty())
     return;
@@ -314,6 +325,18 @@ WorkerJob Evaluator::makeJob(const std::string &text, const std::string &key,
   } else if (!options.gpuChip.empty()) {
     run.engine = RunEngine::Cuda;
     run.gpuChip = options.gpuChip;
+    if (!options.gpuRemoteDir.empty()) {
+      std::string bundle = getRemoteBundleDir(key);
+      if (llvm::sys::fs::exists(bundle + "/timing.json")) {
+        run.gpuResults = bundle;
+      } else {
+        // Bundled, not run: no reference is read or saved, no data timed.
+        job.gpuBundleDir = bundle;
+        job.timingLock.clear();
+        job.flags = getRunFlags(run, /*baselinePath=*/"");
+        return job;
+      }
+    }
   } else {
     run.threads = options.threads;
   }
@@ -335,11 +358,34 @@ WorkerJob Evaluator::makeJob(const std::string &text, const std::string &key,
   return job;
 }
 
+std::string Evaluator::getRemoteBundleDir(llvm::StringRef key) const {
+  return (options.gpuRemoteDir + "/" + key).str();
+}
+
 Evaluation Evaluator::runWorker(const std::string &text,
                                 const std::string &key,
                                 unsigned timeoutSeconds,
                                 unsigned repetitions,
                                 double stopAboveSeconds) const {
+  if (!options.gpuRemoteDir.empty()) {
+    // What the GPU machine left, or that it has not run the bundle yet.
+    std::string bundle = getRemoteBundleDir(key);
+    Evaluation e;
+    e.key = key;
+    if (!llvm::sys::fs::exists(bundle + "/timing.json")) {
+      if (auto failed = llvm::MemoryBuffer::getFile(bundle + "/failed.txt")) {
+        e.status = EvaluationStatus::Failed;
+        e.message = "on the GPU machine: " +
+                    (*failed)->getBuffer().trim().str();
+        return e;
+      }
+      if (llvm::sys::fs::exists(bundle + "/kernel.dojo")) {
+        e.status = EvaluationStatus::Pending;
+        e.message = "bundled in " + bundle + ", not run yet";
+        return e;
+      }
+    }
+  }
   return pool->run(
       makeJob(text, key, timeoutSeconds, repetitions, stopAboveSeconds));
 }

@@ -19,6 +19,14 @@ static bool countsAgainstBudget(const Evaluation &evaluation) {
          evaluation.status != EvaluationStatus::IllegalMove;
 }
 
+void SearchContext::count(const Evaluation &evaluation) {
+  spent += countsAgainstBudget(evaluation);
+  if (evaluation.status == EvaluationStatus::Pending) {
+    ++pending;
+    stopped = true;
+  }
+}
+
 double SearchContext::getElapsedSeconds() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() -
                                        start)
@@ -44,7 +52,7 @@ SearchContext::evaluate(llvm::ArrayRef<MoveRequest> moves) {
   SearchRecord record;
   record.moves.assign(moves.begin(), moves.end());
   record.evaluation = evaluator.evaluate(moves);
-  spent += countsAgainstBudget(record.evaluation);
+  count(record.evaluation);
   record.elapsedSeconds = getElapsedSeconds();
   records.push_back(std::move(record));
   if (observer)
@@ -67,7 +75,7 @@ std::vector<std::optional<Evaluation>> SearchContext::evaluateBatch(
     SearchRecord record;
     record.moves = candidates[i];
     record.evaluation = evaluations[i];
-    spent += countsAgainstBudget(record.evaluation);
+    count(record.evaluation);
     record.elapsedSeconds = elapsed;
     records.push_back(std::move(record));
     results[i] = records.back().evaluation;
@@ -79,7 +87,8 @@ std::vector<std::optional<Evaluation>> SearchContext::evaluateBatch(
 
 llvm::Error SearchContext::checkOriginal() {
   std::optional<Evaluation> original = evaluate({});
-  if (!original || original->ok())
+  if (!original || original->ok() ||
+      original->status == EvaluationStatus::Pending)
     return llvm::Error::success();
   llvm::StringRef why;
   switch (original->status) {

@@ -2,6 +2,7 @@
 
 #include "perfdojo/Search/WorkerJob.h"
 #include "perfdojo/Runtime/RunReport.h"
+#include "perfdojo/Support/FileIO.h"
 
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/Support/FileSystem.h"
@@ -27,7 +28,8 @@ llvm::json::Value perfdojo::toJSON(const WorkerJob &job) {
                             {"save_reference", job.saveReferencePath},
                             {"timing_lock", job.timingLock},
                             {"timeout_s", job.timeoutSeconds},
-                            {"memory_mib", job.memoryLimitMiB}};
+                            {"memory_mib", job.memoryLimitMiB},
+                            {"gpu_bundle", job.gpuBundleDir}};
 }
 
 bool perfdojo::fromJSON(const llvm::json::Value &value, WorkerJob &job,
@@ -40,7 +42,8 @@ bool perfdojo::fromJSON(const llvm::json::Value &value, WorkerJob &job,
          o.map("save_reference", job.saveReferencePath) &&
          o.map("timing_lock", job.timingLock) &&
          o.map("timeout_s", job.timeoutSeconds) &&
-         o.map("memory_mib", job.memoryLimitMiB);
+         o.map("memory_mib", job.memoryLimitMiB) &&
+         o.mapOptional("gpu_bundle", job.gpuBundleDir);
 }
 
 /// " (workers may use N MiB: ...)" after a worker's failure message when
@@ -78,6 +81,11 @@ Evaluation perfdojo::runWorkerJob(const WorkerJob &job) {
     flags.push_back("--timing-lock=" + job.timingLock);
   if (!job.baselinePath.empty())
     flags.push_back("--baseline=" + job.baselinePath);
+  if (!job.gpuBundleDir.empty()) {
+    flags.push_back("--gpu-bundle=" + job.gpuBundleDir);
+    // The launcher regenerates the inputs there: bundles stay small.
+    flags.push_back("--gpu-bundle-inputs=false");
+  }
   llvm::SmallVector<llvm::StringRef> args = {job.runner, kernelPath,
                                              "--json"};
   args.append(flags.begin(), flags.end());
@@ -113,6 +121,18 @@ Evaluation perfdojo::runWorkerJob(const WorkerJob &job) {
     return e;
   }
   std::string out = readFile(outPath);
+  if (rc == 0 && !job.gpuBundleDir.empty()) {
+    // The program beside its bundle: what runs there, readable here.
+    if (llvm::Error error =
+            writeFile(job.gpuBundleDir + "/kernel.dojo", job.text)) {
+      e.status = EvaluationStatus::Failed;
+      e.message = llvm::toString(std::move(error));
+      return e;
+    }
+    e.status = EvaluationStatus::Pending;
+    e.message = "bundled in " + job.gpuBundleDir + " for the GPU machine";
+    return e;
+  }
   if (rc != 0) {
     e.status = rc == 2 ? EvaluationStatus::Mismatch : EvaluationStatus::Failed;
     e.message = llvm::StringRef(err).trim().str();

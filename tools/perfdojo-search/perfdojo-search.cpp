@@ -92,6 +92,16 @@ static cl::opt<std::string> targetName(
              "or a GPU chip (sm_80, sm_86, sm_89, sm_90: candidates run "
              "through the CUDA driver, perfdojo-run --engine=cuda)"),
     cl::cat(searchCategory));
+static cl::opt<std::string> gpuRemote(
+    "gpu-remote", cl::init(""),
+    cl::desc("With a GPU --target on a machine without that GPU: bundle "
+             "the candidates whose times are not known into this directory "
+             "and stop; run DIR/run-all.sh where the GPU is (written by "
+             "scripts/gpu-write-run-all.sh), bring DIR back, run the same "
+             "search again, until it ends (docs/gpu.md, \"Search on a remote "
+             "GPU\"). A time budget (--budget-seconds) would end every round "
+             "elsewhere: not allowed"),
+    cl::cat(searchCategory));
 static cl::opt<bool> mapOnly(
     "map-only", cl::init(false),
     cl::desc("With a GPU --target: apply the GPU expert rules, write "
@@ -319,6 +329,35 @@ static int writeGpuMapping() {
   return 0;
 }
 
+/// `--gpu-remote`: the round ended at candidates whose times the GPU
+/// machine has not measured yet. Lists their keys in `pendingList` (a
+/// script runs rounds while it exists) and says what to do next.
+static int reportPendingRound(const SearchContext &search,
+                              const std::string &pendingList) {
+  std::string keys;
+  llvm::StringSet<> listed;
+  for (const SearchRecord &r : search.getRecords())
+    if (r.evaluation.status == EvaluationStatus::Pending &&
+        listed.insert(r.evaluation.key).second)
+      keys += r.evaluation.key + "\n";
+  size_t pending = listed.size();
+  if (llvm::Error error = writeFile(pendingList, keys)) {
+    llvm::errs() << "perfdojo-search: " << llvm::toString(std::move(error))
+                 << "\n";
+    return 1;
+  }
+  llvm::outs() << "perfdojo-search: " << search.getSpentEvaluations();
+  if (search.getBudget().evaluations)
+    llvm::outs() << "/" << search.getBudget().evaluations;
+  llvm::outs() << " evaluations; " << pending << " candidate(s) wait for the GPU in " << gpuRemote
+               << " (listed in " << pendingList << ").\n"
+               << "  next: run " << gpuRemote
+               << "/run-all.sh on the GPU machine (scripts/gpu-write-run-all.sh "
+               << gpuRemote << " writes it), bring " << gpuRemote
+               << " back, and run this search again\n";
+  return 0;
+}
+
 /// An address in this executable, to find its path.
 static void anchor() {}
 
@@ -367,6 +406,15 @@ static int toolMain(int argc, char **argv) {
     return 1;
   }
 
+  if (!gpuRemote.empty() &&
+      (!TargetDescription::getGpu(targetName) || budgetSeconds > 0)) {
+    llvm::errs() << "perfdojo-search: --gpu-remote needs a GPU --target ("
+                 << llvm::join(TargetDescription::getGpuChips(), ", ")
+                 << ") and no --budget-seconds (a time budget would end "
+                    "every round elsewhere)\n";
+    return 1;
+  }
+
   KernelFile input;
   dojo::KernelOp kernel = input.load(inputFile);
   if (!kernel)
@@ -396,6 +444,10 @@ static int toolMain(int argc, char **argv) {
                                         : getDefaultWorkerMemoryMiB(options.jobs);
   options.maxWorkRatio = maxWorkRatio;
   options.cacheDir = cacheDir;
+  options.gpuRemoteDir = gpuRemote;
+  // Every round replays the search from the cache of the earlier ones.
+  if (!gpuRemote.empty() && cacheDir.empty())
+    options.cacheDir = gpuRemote + "/cache";
   if (llvm::Error error = setEvaluatorTarget(options, targetName)) {
     llvm::errs() << "perfdojo-search: --target: "
                  << llvm::toString(std::move(error)) << "\n";
@@ -443,6 +495,12 @@ static int toolMain(int argc, char **argv) {
   strategy->run(search);
   if (live)
     llvm::errs() << "\n";
+  if (!gpuRemote.empty()) {
+    std::string pendingList = gpuRemote + "/pending.txt";
+    if (search.getPendingEvaluations())
+      return reportPendingRound(search, pendingList);
+    llvm::sys::fs::remove(pendingList);
+  }
 
   // Counters of the search itself, before the final selection and the
   // best-path evaluations.
@@ -451,14 +509,19 @@ static int toolMain(int argc, char **argv) {
   conclusion.strategy = strategyName;
   conclusion.threads = threads;
   conclusion.seed = seed;
-  conclusion.finalCandidates = finalCandidates;
+  // A remote GPU's times are a run of 20 after 3 warm-up calls, one
+  // candidate after another on an otherwise idle device: nothing to re-time.
+  conclusion.finalCandidates = gpuRemote.empty() ? finalCandidates : 0;
   conclusion.finalRepetitions = finalReps;
-  conclusion.timeBestPath = timeBestPath;
+  conclusion.timeBestPath = timeBestPath && gpuRemote.empty();
   conclusion.repetitions = reps;
   conclusion.timeoutSeconds = timeout;
   if (options.snitch)
     conclusion.libtorchReason =
         "not measured (libtorch does not run on Snitch)";
+  else if (!options.gpuChip.empty())
+    conclusion.libtorchReason = "not measured here (PyTorch on the GPU: "
+                                "scripts/gpu-torch-check.py there)";
   else if (compareTorch)
     conclusion.libtorchTool = (toolDir + "/perfdojo-run-torch").str();
   else
@@ -488,7 +551,7 @@ static int toolMain(int argc, char **argv) {
   if (plot) {
     if (plotReport(toolDir, out))
       llvm::outs() << ", convergence.png"
-                   << (timeBestPath && best ? ", best-path.png" : "");
+                   << (conclusion.timeBestPath && best ? ", best-path.png" : "");
     else
       llvm::errs() << "perfdojo-search: plotting failed (is "
                       "python3-matplotlib installed?); the report is "

@@ -20,6 +20,7 @@ TEST(WorkerJobTest, JobsAndEvaluationsRoundTripThroughJSON) {
   job.timingLock = "/tmp/lock";
   job.timeoutSeconds = 17;
   job.memoryLimitMiB = 512;
+  job.gpuBundleDir = "/rounds/0123456789abcdef-sm_90";
   WorkerJob back;
   llvm::json::Path::Root root;
   ASSERT_TRUE(fromJSON(toJSON(job), back, root));
@@ -34,6 +35,11 @@ TEST(WorkerJobTest, JobsAndEvaluationsRoundTripThroughJSON) {
   EXPECT_EQ(back.timingLock, job.timingLock);
   EXPECT_EQ(back.timeoutSeconds, 17u);
   EXPECT_EQ(back.memoryLimitMiB, 512u);
+  EXPECT_EQ(back.gpuBundleDir, job.gpuBundleDir);
+  // Jobs written before remote GPU bundles existed still read.
+  llvm::json::Value old = toJSON(job);
+  old.getAsObject()->erase("gpu_bundle");
+  ASSERT_TRUE(fromJSON(old, back, root));
 
   Evaluation e;
   e.status = EvaluationStatus::Mismatch;
@@ -55,6 +61,10 @@ TEST(WorkerJobTest, JobsAndEvaluationsRoundTripThroughJSON) {
   EXPECT_EQ(f.message, e.message);
   EXPECT_TRUE(f.numerics);
   EXPECT_FALSE(f.cached); // where this process got it, not a fact of it
+
+  e.status = EvaluationStatus::Pending;
+  ASSERT_TRUE(fromJSON(toJSON(e), f, root));
+  EXPECT_EQ(f.status, EvaluationStatus::Pending);
 }
 
 TEST(WorkerJobTest, AnEvaluationNeedsAKnownStatus) {

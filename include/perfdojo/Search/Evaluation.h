@@ -28,6 +28,8 @@ enum class EvaluationStatus {
                ///< unless `Evaluation::numerics`
   Pruned,      ///< not run: far more work than the original (see
                ///< EvaluatorOptions::maxWorkRatio)
+  Pending,     ///< bundled for a GPU machine, not timed yet (see
+               ///< EvaluatorOptions::gpuRemoteDir); never cached
 };
 llvm::StringRef stringifyEvaluationStatus(EvaluationStatus status);
 

@@ -75,6 +75,13 @@ struct EvaluatorOptions {
   /// The GPU chip candidates run on (`perfdojo-run --engine=cuda`), or ""
   /// for the CPU. `moves.target` describes the same target.
   std::string gpuChip;
+  /// With `gpuChip`: candidates are not run here but on a GPU machine
+  /// reached by files (docs/gpu.md, "Search on a remote GPU"). A candidate
+  /// without results gets its bundle in `<gpuRemoteDir>/<key>/` and
+  /// evaluates as Pending; one whose bundle holds the launcher's results
+  /// (timing.json, outputs/) is validated here like any other; one whose
+  /// launch failed there (failed.txt) is Failed with that reason.
+  std::string gpuRemoteDir;
   /// Candidates run on the Snitch model (`perfdojo-run --engine=snitch`):
   /// their time is their cycles at the core's clock, and one run is exact.
   bool snitch = false;
@@ -138,6 +145,10 @@ public:
   /// earlier run) to the cache: a candidate of its key is a cache hit.
   void addKnown(const Evaluation &evaluation);
 
+  /// Whether candidates are bundled for a GPU machine rather than run here
+  /// (EvaluatorOptions::gpuRemoteDir).
+  bool isRemote() const { return !options.gpuRemoteDir.empty(); }
+
   unsigned getCacheHits() const { return cacheHits; }
   unsigned getWorkerRuns() const { return workerRuns; }
   unsigned getJobs() const { return options.jobs; }
@@ -165,6 +176,8 @@ private:
   double getStopAboveSeconds() const;
   /// Records a valid evaluation's time in `bestSeconds`.
   void noteTime(const Evaluation &evaluation);
+  /// Where the candidate of `key` is bundled for a remote GPU.
+  std::string getRemoteBundleDir(llvm::StringRef key) const;
   /// The cache key of a candidate's canonical text.
   std::string getKey(llvm::StringRef text) const;
   unsigned getTimeLimit() const;

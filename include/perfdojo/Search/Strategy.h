@@ -80,6 +80,11 @@ public:
   /// Records that count against the evaluation budget (all but pruned
   /// candidates and illegal sequences).
   unsigned getSpentEvaluations() const { return spent; }
+  /// Candidates bundled for a remote GPU and not timed yet (Pending). The
+  /// first batch with one ends the search: what the strategy does next
+  /// depends on their times, so a later run with the results goes on
+  /// from there (docs/gpu.md, "Search on a remote GPU").
+  unsigned getPendingEvaluations() const { return pending; }
   /// The fastest valid record so far, if any.
   const SearchRecord *getBest() const;
   /// The record of the original kernel (the naive baseline), once evaluated.
@@ -103,6 +108,9 @@ public:
   llvm::SmallVector<MoveRequest> getTargetMoves(Game &game) const;
 
 private:
+  /// Records `evaluation`'s effect on the budget and on pending results.
+  void count(const Evaluation &evaluation);
+
   Evaluator &evaluator;
   dojo::KernelOp original;
   SearchBudget budget;
@@ -111,6 +119,7 @@ private:
   std::vector<SearchRecord> records;
   /// Records that count against `budget.evaluations`.
   unsigned spent = 0;
+  unsigned pending = 0;
   bool stopped = false;
   std::chrono::steady_clock::time_point start;
   Observer observer;

@@ -47,6 +47,11 @@ struct WorkerJob {
   unsigned timeoutSeconds = 60;
   /// RLIMIT_DATA of the worker in MiB; 0 for none.
   unsigned memoryLimitMiB = 0;
+  /// When set, the worker does not run the candidate: it writes its GPU
+  /// bundle (`perfdojo-run --gpu-bundle`, inputs as a recipe) and the
+  /// candidate's text (`kernel.dojo`) to this directory for a GPU machine,
+  /// and the evaluation is Pending (EvaluatorOptions::gpuRemoteDir).
+  std::string gpuBundleDir;
 };
 
 llvm::json::Value toJSON(const WorkerJob &job);
