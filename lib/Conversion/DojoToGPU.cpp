@@ -120,9 +120,16 @@ struct BlockShape {
   SmallVector<int64_t, 4> blockSizes;
   /// The warp width when some leaf is under a `:w` scope, else 0.
   int64_t warp = 0;
-  /// Every thread dimension, outermost first: the `:b` sizes, the lanes.
+  /// The threads of the innermost `:b` dimension when a block reduction
+  /// pads it to whole warps (TargetDescription::getBlockReductionLanes),
+  /// else 0: the threads past its size run no leaf.
+  int64_t paddedInner = 0;
+  /// Every thread dimension, outermost first: the `:b` sizes (the
+  /// innermost padded), the lanes.
   SmallVector<int64_t, 4> getDims() const {
     SmallVector<int64_t, 4> dims(blockSizes.begin(), blockSizes.end());
+    if (paddedInner)
+      dims.back() = paddedInner;
     if (warp)
       dims.push_back(warp);
     return dims;
@@ -206,6 +213,9 @@ private:
   SmallVector<Value, 4> threadCoords;
   unsigned numBlockDims = 0;
   int64_t blockThreads = 1;
+  /// The size of the innermost `:b` dimension when it is padded
+  /// (BlockShape::paddedInner), else 0.
+  int64_t paddedInnerSize = 0;
   /// Block-shared words where the warps of block reductions larger than a
   /// warp leave their results: the dynamic shared memory and the offset.
   Value sharedBase;
@@ -444,10 +454,29 @@ GpuKernelLowering::getBlockShape(ArrayRef<Operation *> nodes) {
       }
     }
   }
-  if (shape.getThreads() > target.maxBlockSize)
-    return nodes.front()->emitOpError("launch has ")
-           << shape.getThreads() << " threads per block, more than the "
-           << target.maxBlockSize << " of " << describeChip(target);
+  // A block reduction over the innermost dimension whose threads are no
+  // whole group of warp lanes pads that dimension to whole warps.
+  for (Operation *node : nodes)
+    node->walk([&](ScopeOp scope) {
+      if (!shape.warp && isBlockReduction(scope) &&
+          static_cast<int64_t>(scope.getSize()) == shape.blockSizes.back()) {
+        int64_t lanes = target.getBlockReductionLanes(scope.getSize());
+        if (lanes != shape.blockSizes.back())
+          shape.paddedInner = lanes;
+      }
+    });
+  if (shape.getThreads() > target.maxBlockSize) {
+    InFlightDiagnostic d = nodes.front()->emitOpError("launch has ")
+                           << shape.getThreads()
+                           << " threads per block, more than the "
+                           << target.maxBlockSize << " of "
+                           << describeChip(target);
+    if (shape.paddedInner)
+      d << " (its innermost dimension of " << shape.blockSizes.back()
+        << " threads padded to " << shape.paddedInner
+        << " lanes of whole warps for a block reduction)";
+    return d;
+  }
   return shape;
 }
 
@@ -544,7 +573,8 @@ LogicalResult GpuKernelLowering::emitLaunch(ArrayRef<Operation *> nodes,
   for (Operation *node : nodes) {
     WalkResult wide = node->walk([&](ScopeOp scope) {
       return isBlockReduction(scope) &&
-                     static_cast<int64_t>(scope.getSize()) > target.warpSize
+                     target.getBlockReductionLanes(scope.getSize()) >
+                         target.warpSize
                  ? WalkResult::interrupt()
                  : WalkResult::advance();
     });
@@ -574,6 +604,7 @@ LogicalResult GpuKernelLowering::emitLaunch(ArrayRef<Operation *> nodes,
   }
   numBlockDims = shape->blockSizes.size();
   blockThreads = threads;
+  paddedInnerSize = shape->paddedInner ? shape->blockSizes.back() : 0;
   SmallVector<int64_t, 4> dims = shape->getDims();
   threadCoords =
       threads > 1
@@ -762,18 +793,24 @@ LogicalResult GpuKernelLowering::emitGuardedLeaf(Operation *node, LeafOp leaf,
   Location loc = leaf.getLoc();
   // Thread dimensions the leaf does not bind (its `:b` scopes bind the
   // first ones, its `:w` scope the lanes): it runs where they are 0.
+  // A padded innermost dimension binds only the threads below its size.
   Value condition;
+  auto require = [&](Value holds) {
+    condition =
+        condition ? arith::AndIOp::create(b, loc, condition, holds).getResult()
+                  : holds;
+  };
   for (auto [i, coord] : llvm::enumerate(threadCoords)) {
     bool bound = i < sig.blockDepths.size() || (sig.warp && i == numBlockDims);
+    if (bound && paddedInnerSize && i + 1 == numBlockDims)
+      require(arith::CmpIOp::create(
+          b, loc, arith::CmpIPredicate::ult, coord,
+          arith::ConstantIndexOp::create(b, loc, paddedInnerSize)));
     if (bound ||
         isa_and_nonnull<arith::ConstantIndexOp>(coord.getDefiningOp()))
       continue;
-    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
-    Value isZero =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, coord, zero);
-    condition =
-        condition ? arith::AndIOp::create(b, loc, condition, isZero).getResult()
-                  : isZero;
+    require(arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, coord,
+                                  arith::ConstantIndexOp::create(b, loc, 0)));
   }
   OpBuilder::InsertionGuard guard(b);
   if (condition) {
@@ -813,15 +850,40 @@ LogicalResult GpuKernelLowering::emitBlockReduction(ScopeOp scope,
     return scope.emitOpError("cannot reduce over its threads on ")
            << describeChip(target) << ": " << *problem;
   syncBefore({leaf}, sync, b, loc, /*record=*/true);
-  FailureOr<Value> term = emitLeafValue(leaf, b);
-  if (failed(term))
-    return failure();
   auto index = [&](int64_t v) {
     return arith::ConstantIndexOp::create(b, loc, v).getResult();
   };
   auto compare = [&](arith::CmpIPredicate predicate, Value x, int64_t v) {
     return arith::CmpIOp::create(b, loc, predicate, x, index(v)).getResult();
   };
+  Value coord = threadCoords[position];
+  // Lanes past the threads (a group padded to whole warps) hold the
+  // identity and read nothing.
+  int64_t lanes = target.getBlockReductionLanes(size);
+  Value identity = emitLeafIdentity(leaf, b);
+  if (lanes != size && !identity)
+    return leaf.emitOpError("reduces over ")
+           << size << " threads padded to " << lanes
+           << " lanes, which needs an identity of its reduction";
+  FailureOr<Value> term = failure();
+  if (lanes == size) {
+    term = emitLeafValue(leaf, b);
+  } else {
+    auto inside = scf::IfOp::create(
+        b, loc, TypeRange{identity.getType()},
+        compare(arith::CmpIPredicate::ult, coord, size), true);
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPointToStart(inside.thenBlock());
+    FailureOr<Value> value = emitLeafValue(leaf, b);
+    if (failed(value))
+      return failure();
+    scf::YieldOp::create(b, loc, *value);
+    b.setInsertionPointToStart(inside.elseBlock());
+    scf::YieldOp::create(b, loc, identity);
+    term = inside.getResult(0);
+  }
+  if (failed(term))
+    return failure();
   // Lanes [0, width) of each warp take part (a block smaller than a warp
   // is one partial warp); xor offsets below `span` stay in aligned groups.
   auto width = static_cast<int32_t>(std::min(warp, blockThreads));
@@ -833,10 +895,8 @@ LogicalResult GpuKernelLowering::emitBlockReduction(ScopeOp scope,
     }
     return v;
   };
-  Value total = butterfly(*term, std::min(size, warp));
-  Value coord = threadCoords[position];
-  if (size > warp) {
-    Value identity = emitLeafIdentity(leaf, b);
+  Value total = butterfly(*term, std::min(lanes, warp));
+  if (lanes > warp) {
     if (!identity)
       return leaf.emitOpError("reduces over more than a warp of threads, "
                               "which needs an identity of its reduction");
@@ -861,7 +921,7 @@ LogicalResult GpuKernelLowering::emitBlockReduction(ScopeOp scope,
     // The group's first warp (coord < groupWarps <= warp: its lanes are
     // the coordinates) reads the group's words; lanes past them, and every
     // other warp, hold the identity.
-    int64_t groupWarps = size / warp;
+    int64_t groupWarps = lanes / warp;
     auto read = scf::IfOp::create(
         b, loc, TypeRange{type},
         compare(arith::CmpIPredicate::ult, coord, groupWarps), true);

@@ -404,8 +404,9 @@ void mapThreads(Game &game, unsigned top, const TargetDescription &target,
 /// one reduction leaf whose output misses the scope's variable (the combine
 /// of partials privatization made, or a reduction as short as the block)
 /// becomes a block reduction (`:b`): its threads combine the terms by warp
-/// shuffles. Where the move refuses (another block shape, a size or type
-/// the target does not combine), thread 0 keeps combining.
+/// shuffles (any size a block holds: the lowering pads it to whole warps).
+/// Where the move refuses (another block shape, a type the target does not
+/// combine), thread 0 keeps combining.
 void combineInBlocks(Game &game, unsigned top) {
   llvm::SmallVector<std::string> combines;
   getTopScope(game, top)->walk([&](ScopeOp scope) {

@@ -353,9 +353,10 @@ TEST(GpuExpertRules, ReductionsOverSeveralScopesSplitIntoBlocks) {
   // 64 channels of 8 x 300 x 300 terms: too few outputs for threads, and
   // no split of the batch reaches 2^18 of them, so each of the 8 batch
   // iterations is a slice and slices x channels the grid (512 blocks);
-  // each block's 300 threads share a slice's 300 x 300 terms. 300
-  // partials are no size the warps can shuffle: thread 0 combines them;
-  // the 8 slices of a channel combine as a block reduction.
+  // each block's 300 threads share a slice's 300 x 300 terms. They
+  // combine their 300 partials as a block reduction over 320 lanes (the
+  // block padded to 10 whole warps, TargetDescription::
+  // getBlockReductionLanes); the 8 slices of a channel combine as another.
   std::string text =
       mapKernel("x f32 [8, 64, 300, 300] heap in\n"
                 "m f32 [64] heap out\n"
@@ -367,11 +368,19 @@ TEST(GpuExpertRules, ReductionsOverSeveralScopesSplitIntoBlocks) {
                       "x[{0}, {1}, {2}, {3}]"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("| | 300 m_p[{1}, {0}] += m_p_p[{1}, {0}, {2}]"),
+  EXPECT_NE(text.find("| | 300:b m_p[{1}, {0}] += m_p_p[{1}, {0}, {2}]"),
             std::string::npos)
       << text;
   EXPECT_NE(text.find("| 8:b m[{0}] += m_p1[{0}, {1}]"), std::string::npos)
       << text;
+  MLIRContext ctx;
+  OwningOpRef<ModuleOp> mapped = importDojoString(text, &ctx);
+  ASSERT_TRUE(mapped);
+  auto compiled = GpuKernel::compile(getSingleKernel(*mapped),
+                                     GpuCompileOptions{"sm_90", true});
+  ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
+  EXPECT_NE((*compiled)->getBinary().find(".maxntid 320, 1, 1"),
+            std::string::npos);
 }
 
 TEST(GpuExpertRules, ReductionLanesBecome128BitLoads) {
@@ -405,7 +414,7 @@ TEST(GpuExpertRules, NestedReductionsTakeUpToABlockOfPartials) {
   // Without the split across blocks: 8 x 300 x 300 terms per channel, 300
   // of them innermost: every iteration of the innermost scope a thread (no
   // multiple of the warp divides 300), each accumulating over the 8 x 300
-  // outer ones; thread 0 combines the 300 partials.
+  // outer ones; the 300 partials combine as a block reduction (320 lanes).
   GpuExpertVariant noSplit;
   noSplit.splitThreads = 0;
   std::string text =
@@ -414,7 +423,7 @@ TEST(GpuExpertRules, NestedReductionsTakeUpToABlockOfPartials) {
                 "64 m[{0}] = 0\n"
                 "| 8 300 300 m[{0}] += x[{1}, {0}, {2}, {3}]\n",
                 noSplit);
-  EXPECT_NE(text.find("| 300 m[{0}] += m_p[{0}, {1}]"), std::string::npos)
+  EXPECT_NE(text.find("| 300:b m[{0}] += m_p[{0}, {1}]"), std::string::npos)
       << text;
   EXPECT_NE(text.find("m_p f32 [64:N, 300] gpu_shared"), std::string::npos)
       << text;

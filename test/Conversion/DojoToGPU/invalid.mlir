@@ -47,6 +47,26 @@ dojo.kernel @too_many_threads {
 
 // -----
 
+// 3 x 330 threads fit a block, but the block reduction pads its 330
+// threads to 352 lanes of whole warps: 1,056 threads.
+dojo.kernel @padded_too_many_threads {
+  dojo.buffer x f32 [2, 3, 330] heap in
+  dojo.buffer y f32 [2, 3] heap out
+  // expected-error @below {{'dojo.scope' op launch has 1056 threads per block, more than the 1024 of the sm_90 target (its innermost dimension of 330 threads padded to 352 lanes of whole warps for a block reduction)}}
+  dojo.scope 2:g {
+    dojo.scope 3:b {
+      dojo.leaf y[{0}, {1}] = 0
+    }
+    dojo.scope 3:b {
+      dojo.scope 330:b {
+        dojo.leaf y[{0}, {1}] += x[{0}, {1}, {2}]
+      }
+    }
+  }
+}
+
+// -----
+
 dojo.kernel @shared_not_private {
   dojo.buffer x f32 [4, 8] heap in
   // expected-error @below {{'dojo.buffer' op gpu_shared buffer 't' is not private to the blocks of one ':g' scope}}

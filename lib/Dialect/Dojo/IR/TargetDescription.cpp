@@ -180,12 +180,19 @@ TargetDescription::findBlockReductionViolation(int64_t size,
     return "threads combine a reduction by warp shuffles of 32-bit values "
            "(f32, i32), not " + typeName;
   }
-  if ((size <= warpSize && llvm::isPowerOf2_64(size)) ||
-      (size % warpSize == 0 && size / warpSize <= warpSize))
+  int64_t lanes = getBlockReductionLanes(size);
+  if (lanes / warpSize <= warpSize && lanes <= maxBlockSize)
     return std::nullopt;
-  return "threads combine a reduction by warp shuffles within groups of a "
-         "power of two up to the warp (" + std::to_string(warpSize) +
-         ") or of whole warps, not " + std::to_string(size);
+  return "threads combine a reduction by warp shuffles over at most " +
+         std::to_string(std::min(warpSize * warpSize, maxBlockSize)) +
+         " lanes (whole " + std::to_string(warpSize) + "-lane warps), not " +
+         std::to_string(lanes) + " for " + std::to_string(size) + " threads";
+}
+
+int64_t TargetDescription::getBlockReductionLanes(int64_t size) const {
+  if ((size <= warpSize && llvm::isPowerOf2_64(size)) || size % warpSize == 0)
+    return size;
+  return llvm::alignTo(size, warpSize);
 }
 
 std::optional<std::string>

@@ -76,11 +76,18 @@ struct TargetDescription {
   std::optional<std::string> findModeSizeViolation(dojo::Mode mode,
                                                    int64_t size,
                                                    mlir::Type laneType) const;
-  /// Why the threads of a block reduction (Analysis/Concurrency.h
-  /// isBlockReduction) of `size` threads cannot combine values of `type`
-  /// on this target: a GPU combines them by warp shuffles, of 32-bit values
-  /// (f32, i32), within groups of a power of two up to the warp, or of
-  /// whole warps (then the warps' results once more); nullopt if it can.
+  /// The lanes a block reduction (Analysis/Concurrency.h
+  /// isBlockReduction) of `size` threads occupies: a group of a power of
+  /// two up to the warp, or of whole warps, is its size; any other size is
+  /// rounded up to whole warps (the paper's 300 -> 320), whose lanes past
+  /// `size` take part with the reduction's identity. The lowering pads the
+  /// block's innermost thread dimension to these lanes.
+  int64_t getBlockReductionLanes(int64_t size) const;
+  /// Why the threads of a block reduction of `size` threads cannot combine
+  /// values of `type` on this target: a GPU combines them by warp shuffles,
+  /// of 32-bit values (f32, i32), over getBlockReductionLanes(size) lanes
+  /// (within a warp, or per warp and then the warps' results once more), at
+  /// most a warp of warps and a block; nullopt if it can.
   std::optional<std::string> findBlockReductionViolation(int64_t size,
                                                          mlir::Type type) const;
   /// Why `elements` elements of `buffer`'s type do not fit `location` (the
