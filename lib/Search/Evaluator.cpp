@@ -300,6 +300,23 @@ void Evaluator::store(const Evaluation &e) {
   os << toJSON(e);
 }
 
+namespace {
+/// Where a candidate's bundle for a remote GPU stands (run-all.sh, written
+/// by scripts/gpu-write-run-all.sh, leaves timing.json or failed.txt).
+enum class RemoteBundleState { None, Waiting, Ran, FailedThere };
+} // namespace
+
+static RemoteBundleState getRemoteBundleState(llvm::StringRef bundle) {
+  if (llvm::sys::fs::exists(bundle + "/timing.json"))
+    return RemoteBundleState::Ran;
+  if (llvm::sys::fs::exists(bundle + "/failed.txt"))
+    return RemoteBundleState::FailedThere;
+  // The worker writes kernel.dojo last, once the bundle is complete.
+  if (llvm::sys::fs::exists(bundle + "/kernel.dojo"))
+    return RemoteBundleState::Waiting;
+  return RemoteBundleState::None;
+}
+
 WorkerJob Evaluator::makeJob(const std::string &text, const std::string &key,
                              unsigned timeoutSeconds, unsigned repetitions,
                              double stopAboveSeconds) const {
@@ -327,10 +344,10 @@ WorkerJob Evaluator::makeJob(const std::string &text, const std::string &key,
     run.gpuChip = options.gpuChip;
     if (!options.gpuRemoteDir.empty()) {
       std::string bundle = getRemoteBundleDir(key);
-      if (llvm::sys::fs::exists(bundle + "/timing.json")) {
+      if (getRemoteBundleState(bundle) == RemoteBundleState::Ran) {
         run.gpuResults = bundle;
       } else {
-        // Bundled, not run: no reference is read or saved, no data timed.
+        // To be bundled: no reference is read or saved, no data timed.
         job.gpuBundleDir = bundle;
         job.timingLock.clear();
         job.flags = getRunFlags(run, /*baselinePath=*/"");
@@ -368,22 +385,26 @@ Evaluation Evaluator::runWorker(const std::string &text,
                                 unsigned repetitions,
                                 double stopAboveSeconds) const {
   if (!options.gpuRemoteDir.empty()) {
-    // What the GPU machine left, or that it has not run the bundle yet.
+    // A launch that failed there, or a bundle not run yet, needs no worker.
     std::string bundle = getRemoteBundleDir(key);
     Evaluation e;
     e.key = key;
-    if (!llvm::sys::fs::exists(bundle + "/timing.json")) {
-      if (auto failed = llvm::MemoryBuffer::getFile(bundle + "/failed.txt")) {
-        e.status = EvaluationStatus::Failed;
-        e.message = "on the GPU machine: " +
-                    (*failed)->getBuffer().trim().str();
-        return e;
-      }
-      if (llvm::sys::fs::exists(bundle + "/kernel.dojo")) {
-        e.status = EvaluationStatus::Pending;
-        e.message = "bundled in " + bundle + ", not run yet";
-        return e;
-      }
+    switch (getRemoteBundleState(bundle)) {
+    case RemoteBundleState::FailedThere: {
+      auto failed = llvm::MemoryBuffer::getFile(bundle + "/failed.txt");
+      e.status = EvaluationStatus::Failed;
+      e.message = "on the GPU machine: " +
+                  (failed ? (*failed)->getBuffer().trim().str()
+                          : std::string("(failed.txt unreadable)"));
+      return e;
+    }
+    case RemoteBundleState::Waiting:
+      e.status = EvaluationStatus::Pending;
+      e.message = "bundled in " + bundle + ", not run yet";
+      return e;
+    case RemoteBundleState::None:
+    case RemoteBundleState::Ran:
+      break;
     }
   }
   return pool->run(
