@@ -329,6 +329,16 @@ static int writeGpuMapping() {
   return 0;
 }
 
+/// The exit status: 2 when candidates did not match the original kernel
+/// (a legality bug or a miscompilation), else `status`.
+static int reportMismatches(unsigned mismatches, int status) {
+  if (!mismatches)
+    return status;
+  llvm::errs() << "perfdojo-search: " << mismatches
+               << " candidate(s) did not match the original kernel\n";
+  return 2;
+}
+
 /// `--gpu-remote`: the round ended at candidates whose times the GPU
 /// machine has not measured yet. Lists their keys in `pendingList` (a
 /// script runs rounds while it exists) and says what to do next.
@@ -349,11 +359,13 @@ static int reportPendingRound(const SearchContext &search,
   llvm::outs() << "perfdojo-search: " << search.getSpentEvaluations();
   if (search.getBudget().evaluations)
     llvm::outs() << "/" << search.getBudget().evaluations;
-  llvm::outs() << " evaluations; " << pending << " candidate(s) wait for the GPU in " << gpuRemote
+  llvm::outs() << " evaluations; " << pending
+               << " candidate(s) wait for the GPU in " << gpuRemote
                << " (listed in " << pendingList << ").\n"
                << "  next: run " << gpuRemote
-               << "/run-all.sh on the GPU machine (scripts/gpu-write-run-all.sh "
-               << gpuRemote << " writes it), bring " << gpuRemote
+               << "/run-all.sh on the GPU machine "
+               << "(scripts/gpu-write-run-all.sh " << gpuRemote
+               << " writes it), bring " << gpuRemote
                << " back, and run this search again\n";
   return 0;
 }
@@ -498,7 +510,8 @@ static int toolMain(int argc, char **argv) {
   if (!gpuRemote.empty()) {
     std::string pendingList = gpuRemote + "/pending.txt";
     if (search.getPendingEvaluations())
-      return reportPendingRound(search, pendingList);
+      return reportMismatches(mismatches,
+                              reportPendingRound(search, pendingList));
     llvm::sys::fs::remove(pendingList);
   }
 
@@ -551,19 +564,15 @@ static int toolMain(int argc, char **argv) {
   if (plot) {
     if (plotReport(toolDir, out))
       llvm::outs() << ", convergence.png"
-                   << (conclusion.timeBestPath && best ? ", best-path.png" : "");
+                   << (conclusion.timeBestPath && best ? ", best-path.png"
+                                                       : "");
     else
       llvm::errs() << "perfdojo-search: plotting failed (is "
                       "python3-matplotlib installed?); the report is "
                       "complete\n";
   }
   llvm::outs() << "\n";
-  if (mismatches) {
-    llvm::errs() << "perfdojo-search: " << mismatches
-                 << " candidate(s) did not match the original kernel\n";
-    return 2;
-  }
-  return best ? 0 : 1;
+  return reportMismatches(mismatches, best ? 0 : 1);
 }
 
 int main(int argc, char **argv) {
