@@ -860,11 +860,13 @@ LogicalResult GpuKernelLowering::emitBlockReduction(ScopeOp scope,
   // Lanes past the threads (a group padded to whole warps) hold the
   // identity and read nothing.
   int64_t lanes = target.getBlockReductionLanes(size);
+  // Padded lanes, and the lanes past a group's warp words, hold the
+  // reduction's identity.
   Value identity = emitLeafIdentity(leaf, b);
-  if (lanes != size && !identity)
+  if ((lanes != size || lanes > warp) && !identity)
     return leaf.emitOpError("reduces over ")
-           << size << " threads padded to " << lanes
-           << " lanes, which needs an identity of its reduction";
+           << size << " threads (" << lanes
+           << " lanes), which needs an identity of its reduction";
   FailureOr<Value> term = failure();
   if (lanes == size) {
     term = emitLeafValue(leaf, b);
@@ -897,9 +899,6 @@ LogicalResult GpuKernelLowering::emitBlockReduction(ScopeOp scope,
   };
   Value total = butterfly(*term, std::min(lanes, warp));
   if (lanes > warp) {
-    if (!identity)
-      return leaf.emitOpError("reduces over more than a warp of threads, "
-                              "which needs an identity of its reduction");
     Value tid = gpu::ThreadIdOp::create(b, loc, gpu::Dimension::x);
     Value lane = arith::RemUIOp::create(b, loc, tid, index(warp));
     Value warpIndex = arith::DivUIOp::create(b, loc, tid, index(warp));
