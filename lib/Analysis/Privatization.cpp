@@ -89,15 +89,24 @@ static LinearForm innerPart(const LinearForm &form, unsigned c) {
   return inner;
 }
 
-bool perfdojo::coversRead(const BufferAccess &w, const BufferAccess &r) {
-  unsigned c = getCommonScopeCount(w.leaf, r.leaf);
+/// Per dimension, the range `w` writes in one iteration of the `c` scopes
+/// it shares with a read, and the range `r` reads there; nullopt where the
+/// index forms disagree on those depths or the write is not dense.
+namespace {
+struct CoverageBoxes {
+  SmallVector<std::pair<int64_t, int64_t>, 4> written, read;
+};
+} // namespace
+static std::optional<CoverageBoxes>
+getCoverageBoxes(const BufferAccess &w, const BufferAccess &r, unsigned c) {
   SmallVector<int64_t, 8> wSizes = getLeafBoxSizes(w.leaf),
                           rSizes = getLeafBoxSizes(r.leaf);
   llvm::SmallBitVector usedByWrite(wSizes.size());
+  CoverageBoxes boxes;
   for (auto [fw, fr] : llvm::zip(w.indices, r.indices)) {
     for (unsigned k = 0; k < c; ++k)
       if (fw.coeff(k) != fr.coeff(k))
-        return false;
+        return std::nullopt;
     LinearForm wi = innerPart(fw, c), ri = innerPart(fr, c);
     // The write must be dense in this dimension: its fresh variables form a
     // mixed-radix number (|coefficients| 1, s1, s1*s2, ... for sizes s1, s2,
@@ -108,7 +117,7 @@ bool perfdojo::coversRead(const BufferAccess &w, const BufferAccess &r) {
       if (wi.coeffs[k] == 0)
         continue;
       if (usedByWrite.test(k))
-        return false;
+        return std::nullopt;
       usedByWrite.set(k);
       digits.push_back({std::abs(wi.coeffs[k]), wSizes[k]});
     }
@@ -116,15 +125,80 @@ bool perfdojo::coversRead(const BufferAccess &w, const BufferAccess &r) {
     int64_t radix = 1;
     for (auto [coeff, size] : digits) {
       if (coeff != radix)
-        return false;
+        return std::nullopt;
       radix *= size;
     }
     auto wRange = wi.range(wSizes), rRange = ri.range(rSizes);
-    if (!wRange || !rRange || rRange->first < wRange->first ||
-        rRange->second > wRange->second)
-      return false;
+    if (!wRange || !rRange)
+      return std::nullopt;
+    boxes.written.push_back(*wRange);
+    boxes.read.push_back(*rRange);
   }
-  return true;
+  return boxes;
+}
+
+/// Whether `inner` lies in `outer`.
+static bool contains(std::pair<int64_t, int64_t> outer,
+                     std::pair<int64_t, int64_t> inner) {
+  return outer.first <= inner.first && inner.second <= outer.second;
+}
+
+bool perfdojo::coversRead(const BufferAccess &w, const BufferAccess &r) {
+  std::optional<CoverageBoxes> boxes =
+      getCoverageBoxes(w, r, getCommonScopeCount(w.leaf, r.leaf));
+  return boxes && llvm::all_of(llvm::zip(boxes->written, boxes->read),
+                               [](auto pair) {
+                                 return contains(std::get<0>(pair),
+                                                 std::get<1>(pair));
+                               });
+}
+
+/// coverReadTogether for the writes sharing `c` scopes with `r`.
+static bool coverReadSharing(ArrayRef<const BufferAccess *> writes,
+                              const BufferAccess &r, unsigned c) {
+  SmallVector<CoverageBoxes, 4> boxes;
+  for (const BufferAccess *w : writes) {
+    std::optional<CoverageBoxes> box;
+    if (getCommonScopeCount(w->leaf, r.leaf) == c &&
+        (box = getCoverageBoxes(*w, r, c)))
+      boxes.push_back(std::move(*box));
+  }
+  if (boxes.empty())
+    return false;
+  // Dimension j: the writes containing the read's range in every other
+  // dimension cover it where their ranges in j join over the read's.
+  unsigned rank = boxes.front().read.size();
+  for (unsigned j = 0; j < rank; ++j) {
+    SmallVector<std::pair<int64_t, int64_t>, 4> ranges;
+    for (const CoverageBoxes &box : boxes) {
+      bool others = true;
+      for (unsigned k = 0; k < rank; ++k)
+        others &= k == j || contains(box.written[k], box.read[k]);
+      if (others)
+        ranges.push_back(box.written[j]);
+    }
+    llvm::sort(ranges);
+    auto [lo, hi] = boxes.front().read[j];
+    int64_t next = lo;
+    for (auto [first, last] : ranges)
+      if (first <= next)
+        next = std::max(next, last + 1);
+    if (next > hi)
+      return true;
+  }
+  return false;
+}
+
+bool perfdojo::coverReadTogether(ArrayRef<const BufferAccess *> writes,
+                                 const BufferAccess &r) {
+  SmallVector<unsigned, 4> shared;
+  for (const BufferAccess *w : writes) {
+    unsigned c = getCommonScopeCount(w->leaf, r.leaf);
+    if (!llvm::is_contained(shared, c))
+      shared.push_back(c);
+  }
+  return llvm::any_of(
+      shared, [&](unsigned c) { return coverReadSharing(writes, r, c); });
 }
 
 const BufferAccess *
@@ -133,13 +207,19 @@ perfdojo::findUncoveredRead(ArrayRef<BufferAccess> accesses, unsigned depth) {
     if (!read.reads)
       continue;
     Operation *scope = getAncestorAtDepth(read.leaf, depth);
-    bool covered = llvm::any_of(accesses, [&](const BufferAccess &write) {
-      return write.plainWrite && write.order < read.order &&
-             getAncestorAtDepth(write.leaf, depth) == scope &&
-             getCommonScopeCount(write.leaf, read.leaf) > depth &&
-             coversRead(write, read);
-    });
-    if (!covered)
+    // The earlier plain writes in the same iteration of the scope at
+    // `depth`: one covers the read, or several do together (a copy whose
+    // remainder was cut off, cut_scope).
+    SmallVector<const BufferAccess *, 4> writes;
+    for (const BufferAccess &write : accesses)
+      if (write.plainWrite && write.order < read.order &&
+          getAncestorAtDepth(write.leaf, depth) == scope &&
+          getCommonScopeCount(write.leaf, read.leaf) > depth)
+        writes.push_back(&write);
+    if (llvm::none_of(writes, [&](const BufferAccess *write) {
+          return coversRead(*write, read);
+        }) &&
+        !coverReadTogether(writes, read))
       return &read;
   }
   return nullptr;

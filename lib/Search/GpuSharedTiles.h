@@ -5,8 +5,9 @@
 // legal moves alone: each block computes a rows x cols tile of the output,
 // each of its threadsY x threadsX threads a (rows/threadsY) x
 // (cols/threadsX) sub-tile accumulated in registers across the reduction,
-// whose k tiles of both operands every thread of the block stages into
-// block-shared memory first. docs/gpu.md, "The GPU expert pass", rule 1s.
+// whose k tiles of the operands (with a convolution's halo) every thread
+// of the block stages into block-shared memory first. docs/gpu.md, "The
+// GPU expert pass", rule 1s.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PERFDOJO_LIB_SEARCH_GPUSHAREDTILES_H
@@ -18,10 +19,10 @@
 namespace perfdojo {
 namespace gpu_rules {
 
-/// Maps every GEMM-like nest of `game`'s kernel that `shape` tiles exactly
-/// (a top-level perfect nest of plain scopes: batch scopes, a row scope and
-/// a column scope selecting `c[batch..., i, j]`, the initialization
-/// `c[...] = v`, then one reduction scope of `c[...] += ...`), each with the
+/// Maps every GEMM-like nest of `game`'s kernel that `shape` fits (a
+/// top-level perfect nest of output scopes, each indexing the output once,
+/// holding the initialization `c[...] = v` and then the reduction scopes
+/// of `c[...] += ...`: GEMMs, batched GEMMs, convolutions), each with the
 /// tile's moves; a nest where any move is illegal is left as it was.
 /// Returns the number of nests mapped.
 unsigned tileInSharedMemory(Game &game, const TargetDescription &target,

@@ -6,7 +6,7 @@
 // RUN: rm -rf %t && split-file %s %t
 // RUN: perfdojo-opt %t/parallel.mlir -split-input-file --dojo-apply="set_parallel y@0" -verify-diagnostics
 // RUN: perfdojo-opt %t/heap.mlir --dojo-apply="set_location t 0" -verify-diagnostics
-// RUN: perfdojo-opt %t/cut.mlir --dojo-apply="cut_scope t@1 4" -verify-diagnostics
+// RUN: perfdojo-opt %t/gap.mlir --dojo-apply="set_parallel t#0@0" -verify-diagnostics
 // RUN: perfdojo-opt %t/threads.mlir --dojo-apply="set_gpu_grid t@0; set_gpu_block t@1" -verify-diagnostics
 // RUN: perfdojo-opt %t/not-owned.mlir --dojo-apply="set_gpu_grid t@0; set_gpu_block t@1; set_location t 4; reuse_dims t.0" -verify-diagnostics
 
@@ -115,21 +115,25 @@ dojo.kernel @negative_to_heap {
   }
 }
 
-//--- cut.mlir
-// After cutting the writing scope, no single write covers the read (the
-// coverage check is syntactic), so t would be shared and the rows race:
-// post-verification refuses the restructuring.
-// expected-error @+1 {{'cut_scope t@1 4': the result would make the :p scope race: two of its iterations conflict: write of 't' in `t[{1}] = x[{0}, {1}]` conflicts with the write of 't' in `t[{1}] = x[{0}, {1}]`}}
-dojo.kernel @negative_cut {
+//--- gap.mlir
+// Two writes cover a read together only where their ranges join: here t[4]
+// is written by neither in the row's iteration (the first leaf writes it in
+// row 0 only), so t is shared and the rows race. With the first inner
+// scope 5 wide they join and the scope becomes `:p`.
+// expected-error @+1 {{'set_parallel t#0@0': the scope would race: two of its iterations conflict: write of 't' in `t[{0}+4] = x[{0}, 4]` conflicts with the write of 't' in `t[{1}+5] = x[{0}, {1}+5]`}}
+dojo.kernel @negative_gap {
   dojo.buffer x f32 [4, 8] heap in
   dojo.buffer t f32 [8] stack
   dojo.buffer y f32 [4, 8] heap out
-  // expected-note @+1 {{the scope}}
-  dojo.scope 4:p {
-    dojo.scope 8 {
-      // expected-note @+2 {{conflicts with this leaf}}
-      // expected-note @+1 {{this leaf}}
+  dojo.scope 4 {
+    // expected-note @+1 {{this leaf}}
+    dojo.leaf t[{0}+4] = x[{0}, 4]
+    dojo.scope 4 {
       dojo.leaf t[{1}] = x[{0}, {1}]
+    }
+    dojo.scope 3 {
+      // expected-note @+1 {{conflicts with this leaf}}
+      dojo.leaf t[{1}+5] = x[{0}, {1}+5]
     }
     dojo.scope 8 {
       dojo.leaf y[{0}, {1}] = t[{1}] * 2

@@ -6,6 +6,15 @@
 // interpreter gives the same outputs.
 // RUN: rm -rf %t && split-file %s %t
 //
+// Cutting the scope that writes a private row temporary keeps it private:
+// the two parts cover the read together (coverReadTogether), the parts of a
+// copy whose remainder was cut off (the GPU expert pass's halo tiles).
+// RUN: perfdojo-opt %t/cut.mlir --dojo-apply="cut_scope t@1 4" | FileCheck %s --check-prefix=CUT
+// RUN: perfdojo-opt %t/cut.mlir --dojo-apply="cut_scope t@1 4" -o %t/cut.moved.mlir
+// RUN: perfdojo-run --engine=interp %t/cut.mlir | grep '^output' > %t/cut.sum
+// RUN: perfdojo-run --engine=interp %t/cut.moved.mlir | grep '^output' > %t/cut.moved.sum
+// RUN: diff %t/cut.sum %t/cut.moved.sum
+//
 // A row temporary without a row index: private per `:p` iteration (its
 // scopes unrolled, so that it is addressable in registers).
 // RUN: perfdojo-opt %t/row.mlir --dojo-apply="set_parallel t@0; set_unroll t@1; set_unroll y@1; set_location t 2" | FileCheck %s --check-prefix=ROW
@@ -54,6 +63,12 @@
 // RUN: diff %t/owned.sum %t/owned.moved.sum
 // RUN: perfdojo-opt %t/owned.moved.mlir --convert-dojo-to-gpu=chip=sm_90 | FileCheck %s --check-prefix=OWNED-GPU
 
+// CUT:      dojo.scope 4:p {
+// CUT-NEXT:   dojo.scope 4 {
+// CUT-NEXT:     dojo.leaf t[{1}] = x[{0}, {1}]
+// CUT:        dojo.scope 4 {
+// CUT-NEXT:     dojo.leaf t[{1}+4] = x[{0}, {1}+4]
+
 // ROW:      dojo.buffer t f32 [8] reg
 // ROW:      dojo.scope 4:p {
 // ROW-NEXT:   dojo.scope 8:u {
@@ -91,6 +106,21 @@
 // OWNED-GPU: memref.alloca() {alignment = 16 : i64} : memref<f32, #gpu.address_space<private>>
 // OWNED-GPU-NOT: gpu.barrier
 // OWNED-GPU: memref.load %alloca[] : memref<f32, #gpu.address_space<private>>
+
+//--- cut.mlir
+dojo.kernel @cut {
+  dojo.buffer x f32 [4, 8] heap in
+  dojo.buffer t f32 [8] stack
+  dojo.buffer y f32 [4, 8] heap out
+  dojo.scope 4:p {
+    dojo.scope 8 {
+      dojo.leaf t[{1}] = x[{0}, {1}]
+    }
+    dojo.scope 8 {
+      dojo.leaf y[{0}, {1}] = t[{1}] * 2
+    }
+  }
+}
 
 //--- row.mlir
 dojo.kernel @row {

@@ -50,10 +50,19 @@ std::vector<BufferAccess> collectBufferAccesses(dojo::KernelOp kernel,
 /// (its fresh variables form a mixed-radix number) and contains the read's.
 bool coversRead(const BufferAccess &write, const BufferAccess &read);
 
+/// Whether `writes` (plain writes sharing equally many scopes with `read`)
+/// write together, in every iteration of those scopes, every element
+/// `read` reads there: in one dimension the ranges of the writes that
+/// contain the read's range in every other dimension join over the read's
+/// (the two parts of a copy cut_scope split; each write dense as above).
+bool coverReadTogether(llvm::ArrayRef<const BufferAccess *> writes,
+                       const BufferAccess &read);
+
 /// The first read among `accesses` (all to one buffer, in execution order)
 /// that is NOT covered within one iteration of the scope at depth `depth`
 /// on its path: no earlier plain write in the same iteration of that scope
-/// (sharing more than `depth` scopes with the read) covers it. Null if every
+/// (sharing more than `depth` scopes with the read) covers it, alone or
+/// together with others (coverReadTogether). Null if every
 /// read is covered, i.e. no value flows into an iteration of that scope from
 /// outside it. This is NM4 of the `:N` invariant and the coverage condition
 /// of privatization.
