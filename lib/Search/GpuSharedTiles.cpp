@@ -23,7 +23,8 @@
 //      dimensions split alike, so each thread coordinate indexes a
 //      dimension of its own (each thread owns its accumulators across the
 //      barriers of the k loop, Privatization.h);
-//   4. each operand's k tile is staged below k0 (`stage_tile`, with the
+//   4. each operand's k tile is staged below k0 (`stage_tile`, or
+//      `stage_region` where the tile is the whole operand; with the
 //      halo of a window: BN + S - 1 columns of a convolution's input; one
 //      the column threads would read across its rows transposed by
 //      `swap_dims`), its copy nest spread over the TY x TX threads: TX
@@ -587,12 +588,22 @@ bool tileSite(Game &game, const TargetDescription &target, Site site,
     if (auto access = llvm::dyn_cast<AccessAttr>(input))
       if (!llvm::is_contained(operands, access.getArray().getValue()))
         operands.push_back(access.getArray().getValue().str());
+  // A tile that is the whole operand (whole rows and k in one block) is
+  // staged by stage_region; an operand neither move stages stays in
+  // global memory. Each tile's inverse, should its copy fit no spread.
   llvm::SmallVector<std::string> tiles;
+  llvm::SmallVector<MoveKind> unstage;
   for (const std::string &operand : operands) {
     before = getBufferNames(game.getKernel());
-    if (!apply(MoveKind::StageTile, operand + "," + acc.at(kRows1),
-               {static_cast<int64_t>(BufferLocation::stack)}))
-      return false;
+    std::string location = operand + "," + acc.at(kRows1);
+    if (apply(MoveKind::StageTile, location,
+              {static_cast<int64_t>(BufferLocation::stack)}))
+      unstage.push_back(MoveKind::UnstageTile);
+    else if (apply(MoveKind::StageRegion, location,
+                   {static_cast<int64_t>(BufferLocation::heap)}))
+      unstage.push_back(MoveKind::Unstage);
+    else
+      continue;
     tiles.push_back(getNewBuffer(game.getKernel(), before));
   }
   // A tile the threads of a row read across its rows (b[j, k] of an NT
@@ -626,7 +637,7 @@ bool tileSite(Game &game, const TargetDescription &target, Site site,
       acc.getLabels().take_front(acc.depth(kRows1));
   llvm::SmallVector<CopyThreads> copies;
   llvm::SmallVector<std::string> shared;
-  for (const std::string &tile : tiles) {
+  for (auto [tile, inverse] : llvm::zip(tiles, unstage)) {
     size_t mark = game.history().size();
     std::optional<llvm::SmallVector<CopyThreads, 2>> spread =
         spreadTileCopy(game, target, tile, copyPrefix, fit.ty, fit.tx);
@@ -637,7 +648,7 @@ bool tileSite(Game &game, const TargetDescription &target, Site site,
     }
     while (game.history().size() > mark)
       game.undo();
-    if (!apply(MoveKind::UnstageTile, tile))
+    if (!apply(inverse, tile))
       return false;
   }
   if (shared.empty())
