@@ -89,14 +89,17 @@ static LinearForm innerPart(const LinearForm &form, unsigned c) {
   return inner;
 }
 
-/// Per dimension, the range `w` writes in one iteration of the `c` scopes
-/// it shares with a read, and the range `r` reads there; nullopt where the
-/// index forms disagree on those depths or the write is not dense.
 namespace {
+/// Per dimension, the range a write writes and the range a read reads in
+/// one iteration of the scopes the two share.
 struct CoverageBoxes {
   SmallVector<std::pair<int64_t, int64_t>, 4> written, read;
 };
 } // namespace
+
+/// The boxes of `w` and `r` in one iteration of the `c` scopes they share;
+/// nullopt where the index forms disagree on those depths or the write is
+/// not dense.
 static std::optional<CoverageBoxes>
 getCoverageBoxes(const BufferAccess &w, const BufferAccess &r, unsigned c) {
   SmallVector<int64_t, 8> wSizes = getLeafBoxSizes(w.leaf),
@@ -166,8 +169,11 @@ static bool coverReadSharing(ArrayRef<const BufferAccess *> writes,
   if (boxes.empty())
     return false;
   // Dimension j: the writes containing the read's range in every other
-  // dimension cover it where their ranges in j join over the read's.
+  // dimension cover it where their ranges in j join over the read's. A
+  // scalar (no dimension) is covered by any write.
   unsigned rank = boxes.front().read.size();
+  if (rank == 0)
+    return true;
   for (unsigned j = 0; j < rank; ++j) {
     SmallVector<std::pair<int64_t, int64_t>, 4> ranges;
     for (const CoverageBoxes &box : boxes) {
@@ -216,10 +222,7 @@ perfdojo::findUncoveredRead(ArrayRef<BufferAccess> accesses, unsigned depth) {
           getAncestorAtDepth(write.leaf, depth) == scope &&
           getCommonScopeCount(write.leaf, read.leaf) > depth)
         writes.push_back(&write);
-    if (llvm::none_of(writes, [&](const BufferAccess *write) {
-          return coversRead(*write, read);
-        }) &&
-        !coverReadTogether(writes, read))
+    if (!coverReadTogether(writes, read))
       return &read;
   }
   return nullptr;

@@ -48,7 +48,6 @@
 #include "MoveRules.h"
 
 #include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
-#include "perfdojo/Moves/Selector.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -238,6 +237,21 @@ std::string writer(llvm::StringRef array, unsigned ordinal) {
   return (array + "#" + llvm::Twine(ordinal)).str();
 }
 
+/// Sorts positions by `ranks` (a bubble sort: ties keep their order),
+/// `swap(k)` exchanging positions k and k+1 (a move); false when a swap
+/// fails.
+bool sortBySwaps(llvm::SmallVector<int64_t> ranks,
+                 llvm::function_ref<bool(size_t)> swap) {
+  for (size_t pass = 0; pass < ranks.size(); ++pass)
+    for (size_t k = 0; k + 1 < ranks.size(); ++k)
+      if (ranks[k] > ranks[k + 1]) {
+        if (!swap(k))
+          return false;
+        std::swap(ranks[k], ranks[k + 1]);
+      }
+  return true;
+}
+
 /// A perfect nest of the rule's program, named by a leaf below it, with a
 /// label per depth so that the moves can name its scopes as they split
 /// and reorder.
@@ -269,19 +283,17 @@ public:
   /// their place relative to each other, ranked first), swapping
   /// neighbours only.
   bool arrange(llvm::ArrayRef<int> order) {
-    auto rank = [&](int label) -> int64_t {
+    llvm::SmallVector<int64_t> ranks;
+    for (int label : labels) {
       auto it = llvm::find(order, label);
-      return it == order.end() ? -1 : it - order.begin();
-    };
-    for (size_t pass = 0; pass < labels.size(); ++pass)
-      for (size_t k = 0; k + 1 < labels.size(); ++k)
-        if (rank(labels[k]) > rank(labels[k + 1])) {
-          if (!tryApply(game, makeMove(MoveKind::SwapNestedScopes,
-                                       ::at(leaf, k))))
-            return false;
-          std::swap(labels[k], labels[k + 1]);
-        }
-    return true;
+      ranks.push_back(it == order.end() ? -1 : it - order.begin());
+    }
+    return sortBySwaps(ranks, [&](size_t k) {
+      if (!tryApply(game, makeMove(MoveKind::SwapNestedScopes, ::at(leaf, k))))
+        return false;
+      std::swap(labels[k], labels[k + 1]);
+      return true;
+    });
   }
 
 private:
@@ -423,7 +435,7 @@ spreadTileCopy(Game &game, const TargetDescription &target,
 /// Applies rule 1s's moves to `site`; false at the first illegal one (the
 /// caller undoes the moves applied).
 bool tileSite(Game &game, const TargetDescription &target, Site site,
-              const SharedTileShape &shape, const TileFit &fit) {
+              const TileFit &fit) {
   auto apply = [&](MoveKind kind, const std::string &location,
                    llvm::ArrayRef<int64_t> params = {}) {
     return tryApply(game, makeMove(kind, location, params));
@@ -449,6 +461,11 @@ bool tileSite(Game &game, const TargetDescription &target, Site site,
   }
   const bool rowBlocks = fit.bm < site.rows, colBlocks = fit.bn < site.cols;
   const bool kTiles = fit.bk < site.terms;
+  // The grid: the batch scopes, i0 and j0 (one block in all is no launch
+  // worth tiling).
+  const unsigned grid = p + rowBlocks + colBlocks;
+  if (grid == 0)
+    return false;
 
   // 1. The output staged on the heap around the nest (its size is the
   // output's; only the threads' own elements are allocated in the end).
@@ -463,17 +480,11 @@ bool tileSite(Game &game, const TargetDescription &target, Site site,
   // The copy-out took the initialization's place among the output's writers.
   const std::string copyOut = init;
   // Sorts positions 0..r-1 by the depth indexing them with `swapAt(k)`, a
-  // move exchanging positions k and k+1 (a bubble sort).
+  // move exchanging positions k and k+1.
   auto sortByDepth = [&](llvm::function_ref<MoveRequest(size_t)> swapAt) {
-    llvm::SmallVector<unsigned> order = site.indexDepths;
-    for (size_t pass = 0; pass < order.size(); ++pass)
-      for (size_t k = 0; k + 1 < order.size(); ++k)
-        if (order[k] > order[k + 1]) {
-          if (!tryApply(game, swapAt(k)))
-            return false;
-          std::swap(order[k], order[k + 1]);
-        }
-    return true;
+    return sortBySwaps(llvm::SmallVector<int64_t>(site.indexDepths.begin(),
+                                                  site.indexDepths.end()),
+                       [&](size_t k) { return tryApply(game, swapAt(k)); });
   };
   // The copy's dimensions, and the copy-out's scopes (which follow the
   // output's dimensions; its iterations are independent), in the nest's
@@ -528,10 +539,7 @@ bool tileSite(Game &game, const TargetDescription &target, Site site,
   LabeledNest acc(game, sAcc, accLabels);
   if (!tileOutputs(acc))
     return false;
-  const unsigned grid = p + rowBlocks + colBlocks;
   const unsigned tiledOutputs = acc.depth(kTerms0);
-  if (grid == 0)
-    return false;
   for (unsigned d = tiledOutputs; d-- > grid;)
     if (!apply(MoveKind::SplitOff, at(sInit, d)))
       return false;
@@ -679,17 +687,12 @@ bool tileSite(Game &game, const TargetDescription &target, Site site,
            (!nest.has(kRows2) || nest.apply(MoveKind::SetUnroll, kRows2)) &&
            (!nest.has(kCols2) || setLanes(nest.at(kCols2)));
   };
-  // The initialization and the copy-out share the tiled outputs' order.
-  llvm::SmallVector<int> initLabels;
-  for (int label : tiledOrder)
-    if (acc.has(label))
-      initLabels.push_back(label);
-  LabeledNest initThreads(game, sInit, initLabels);
-  LabeledNest outThreads(game, copyOut, initLabels);
+  // The initialization has the copy-out's scopes, the tiled outputs.
+  LabeledNest initThreads(game, sInit, llvm::to_vector(out.getLabels()));
   // The accumulation: k0, i1 j1 threads, the innermost reduction step
   // unrolled.
   int innermostTerm = site.inner ? kInner + site.inner - 1 : kTerms1;
-  if (!setThreads(initThreads) || !setThreads(outThreads) ||
+  if (!setThreads(initThreads) || !setThreads(out) ||
       !setThreads(acc) || !acc.apply(MoveKind::SetUnroll, innermostTerm))
     return false;
   for (const CopyThreads &copy : copies) {
@@ -734,7 +737,7 @@ unsigned perfdojo::gpu_rules::tileInSharedMemory(
       return mapped;
     tried.insert(writer(site->array, site->initOrdinal));
     size_t history = game.history().size();
-    if (tileSite(game, target, *site, shape, *fit)) {
+    if (tileSite(game, target, *site, *fit)) {
       ++mapped;
       continue;
     }

@@ -50,11 +50,13 @@ std::vector<BufferAccess> collectBufferAccesses(dojo::KernelOp kernel,
 /// (its fresh variables form a mixed-radix number) and contains the read's.
 bool coversRead(const BufferAccess &write, const BufferAccess &read);
 
-/// Whether `writes` (plain writes sharing equally many scopes with `read`)
-/// write together, in every iteration of those scopes, every element
-/// `read` reads there: in one dimension the ranges of the writes that
-/// contain the read's range in every other dimension join over the read's
-/// (the two parts of a copy cut_scope split; each write dense as above).
+/// Whether `writes` (plain writes) write together, in every iteration of
+/// the scopes they share with `read`, every element `read` reads there:
+/// among the writes sharing equally many scopes with it, in one dimension
+/// the ranges of those that contain the read's range in every other
+/// dimension join over the read's (one write covering it alone, as
+/// coversRead; the two parts of a copy cut_scope split; each write dense
+/// as above).
 bool coverReadTogether(llvm::ArrayRef<const BufferAccess *> writes,
                        const BufferAccess &read);
 
