@@ -40,7 +40,7 @@ perfdojo::findVectorLaneViolation(ScopeOp scope) {
     int64_t stride =
         getStrideAlong(kernel.lookupArray(array), getIndexForms(map), d);
     bool isOutput = i == 0;
-    if (stride == 1 || (!isOutput && stride == 0))
+    if (stride == 1 || !isOutput)
       continue;
     InvariantViolation v{
         InvariantRule::VectorLanes, scope, "the leaf of the :v scope",

@@ -46,9 +46,11 @@
 // tiles, the best tile with the reduction cache-tiled, and the best tile
 // whose rows divide the row scope, cache-tiled); where a site's lanes are
 // narrower than a vector or leave a remainder, the relayout for lanes (RegisterBlocking.h
-// relayoutForLanes) then rules 0-4 (the best tile, cache-tiled, with the
-// column tiles outermost, and the best tile whose operands fit the
-// registers with its accumulators); rules 1-4 alone; and that program with
+// relayoutForLanes) then rules 0-4 (the best tile, cache-tiled and the
+// same with the relayout's copies packed slab by slab inside the cache
+// tile's loop (TilePacking.h), with the column tiles outermost, and the
+// best tile whose operands fit the registers with its accumulators);
+// rules 1-4 alone; and that program with
 // its large outputs non-temporal (streamOutputs).
 // The fastest valid one is the result; without timing (the `dojo-heuristic`
 // pass, RuleCandidates.h) the first one is.
@@ -66,6 +68,7 @@
 #include "perfdojo/Search/SnitchExpertRules.h"
 #include "MoveRules.h"
 #include "RegisterBlocking.h"
+#include "TilePacking.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -489,8 +492,15 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
       std::vector<BlockSite> relaid = findBlockSites(game.getKernel(), options);
       for (const BlockSite &site : llvm::reverse(relaid))
         blocked |= blockSite(game, site, variant, options);
-      if (blocked)
-        finish(game);
+      if (!blocked)
+        continue;
+      finish(game);
+      // Cache-tiled: the same program with the relayout's copies packed
+      // slab by slab inside the tile loop (TilePacking.h).
+      if (variant.cacheTile && !full() && packCopiesInTiles(game)) {
+        placeInternalBuffers(game);
+        propose(game);
+      }
     }
   }
   if (!full()) {

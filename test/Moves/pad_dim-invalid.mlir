@@ -65,17 +65,17 @@ dojo.kernel @negative_capacity {
 //--- negative_vector_lanes.mlir
 // RUN: perfdojo-opt %t/negative_vector_lanes.mlir --dojo-apply="pad_dim t.1 1" -verify-diagnostics
 
-// The `:v` leaf reads a column of t: one element per lane while rows have
+// The `:v` leaf writes a column of t: one element per lane while rows have
 // one element, two once they are padded.
-// expected-error @+1 {{'pad_dim t.1 1': the new layout of 't' would break a vector leaf: operand 't' moves by 2 element(s) per lane; vector loads need stride 0 or 1 (clear the mode first)}}
+// expected-error @+1 {{'pad_dim t.1 1': the new layout of 't' would break a vector leaf: the output 't' moves by 2 element(s) per lane; vector stores need stride 1 (clear the mode first)}}
 dojo.kernel @negative_vector_lanes {
   dojo.buffer t f32 [16, 1] stack
   dojo.buffer y f32 [16] heap out
-  dojo.scope 16 {
-    dojo.leaf t[{0}, 0] = 1.0
-  }
   dojo.scope 16:v {
     // expected-note @+1 {{the vector leaf}}
+    dojo.leaf t[{0}, 0] = 1.0
+  }
+  dojo.scope 16 {
     dojo.leaf y[{0}] = t[{0}, 0] * 2
   }
 }

@@ -69,20 +69,6 @@ dojo.kernel @negative_output_stride {
 
 // -----
 
-// expected-error @below {{'set_vector y@1': operand 'x' moves by 2 element(s) per lane; vector loads need stride 0 or 1}}
-dojo.kernel @negative_operand_stride {
-  dojo.buffer x f32 [32] heap in
-  dojo.buffer y f32 [2, 16] heap out
-  dojo.scope 2 {
-    dojo.scope 16 {
-      // expected-note @below {{the vector leaf}}
-      dojo.leaf y[{0}, {1}] = x[{1}*2+{0}]
-    }
-  }
-}
-
-// -----
-
 // Lane i+1 reads the element lane i writes, but every lane reads before any
 // lane writes. (The other way round, y[{0}, {1}] = y[{0}, {1}+1], keeps the
 // sequential result: test/Runtime/lanes.dojo.)

@@ -50,22 +50,20 @@ dojo.kernel @negative_vector_lanes {
 
 // -----
 
-// A `:v` leaf whose operand moves by 5 elements per lane is valid IR (K5)
+// A `:v` leaf whose output moves by 5 elements per lane is valid IR (K5)
 // but not the lane shape set_vector offers. Swapping would give it that
 // shape, and the inverse swap, which would take it away, would be refused:
 // a layout move keeps whether a vector leaf meets the lane policy.
-// expected-error @+1 {{'swap_dims t.0': the new layout of 't' would give a vector leaf the lane shape set_vector offers where it has another (operand 't' moves by 5 element(s) per lane; vector loads need stride 0 or 1), which the move's inverse could not undo}}
+// expected-error @+1 {{'swap_dims t.0': the new layout of 't' would give a vector leaf the lane shape set_vector offers where it has another (the output 't' moves by 5 element(s) per lane; vector stores need stride 1), which the move's inverse could not undo}}
 dojo.kernel @negative_vector_lanes_gained {
   dojo.buffer x f32 [16, 5] heap in
   dojo.buffer t f32 [16, 5] heap
   dojo.buffer y f32 [16] heap out
-  dojo.scope 16 {
-    dojo.scope 5 {
-      dojo.leaf t[{0}, {1}] = x[{0}, {1}]
-    }
-  }
   dojo.scope 16:v {
     // expected-note @+1 {{the vector leaf}}
+    dojo.leaf t[{0}, 2] = x[{0}, 2]
+  }
+  dojo.scope 16 {
     dojo.leaf y[{0}] = t[{0}, 2]
   }
 }

@@ -86,11 +86,13 @@ std::optional<InvariantViolation>
 findRegisterAddressingViolation(dojo::KernelOp kernel, dojo::BufferOp buffer);
 
 /// The vector access shape of the leaf of the `:v` scope `scope` in the
-/// physical layout: the output moves by 1 element per lane, every operand by
-/// 0 or 1. Not a rule of the IR (the lowering gathers and scatters other
-/// strides lane by lane, with the same result): the shape the vector moves
-/// keep (set_vector offers only it, layout moves preserve it), so that a
-/// `:v` leaf lowers to vector loads and stores.
+/// physical layout: the output moves by 1 element per lane; an operand
+/// moves by any stride (0: one broadcast load, 1: a vector load, another:
+/// the lanes loaded one by one into a vector, a transposing copy's read).
+/// Not a rule of the IR (the lowering scatters other output strides lane by
+/// lane, with the same result): the shape the vector moves keep
+/// (set_vector offers only it, layout moves preserve it), so that a `:v`
+/// leaf stores whole vectors.
 std::optional<InvariantViolation> findVectorLaneViolation(dojo::ScopeOp scope);
 
 /// Two phases of one GPU kernel with different `:b` sizes
