@@ -150,35 +150,6 @@ bool readsOnly(LeafOp leaf, const llvm::StringSet<> &arrays) {
   return any;
 }
 
-/// The fewest lanes of a narrow vector the heuristic makes of a remainder:
-/// a 128-bit register (a quarter of AVX-512's), at least two lanes. The
-/// target accepts any power of two down to 2; narrower pieces cost about
-/// as much as 128-bit ones and save little over scalar code.
-int64_t getMinNarrowLanes(int64_t width) {
-  return std::max<int64_t>(2, width / 4);
-}
-
-/// Whether `size` lanes of `leaf`'s output type make a vector the
-/// heuristic uses: one the target accepts (the full width or a narrow one,
-/// TargetDescription::findModeSizeViolation) of at least the narrowest
-/// lanes above.
-bool isLaneCount(KernelOp kernel, LeafOp leaf, int64_t size,
-                 const MoveOptions &options) {
-  int64_t width = getVectorLanes(kernel, leaf, options);
-  mlir::Type type = kernel.lookupArray(leaf.getArray()).getElementType();
-  return size >= std::min(width, getMinNarrowLanes(width)) &&
-         !options.target.findModeSizeViolation(Mode::vector, size, type);
-}
-
-/// The widest lane count below `size` that isLaneCount accepts, or 0.
-int64_t getNarrowLanes(KernelOp kernel, LeafOp leaf, int64_t size,
-                       const MoveOptions &options) {
-  for (int64_t lanes = size - 1; lanes > 1; --lanes)
-    if (isLaneCount(kernel, leaf, lanes, options))
-      return lanes;
-  return 0;
-}
-
 /// Whether the lanes of `scope` (its innermost, only-leaf body) could be
 /// a vector: the output is written at stride 1 along the scope, or, as a
 /// reduction, does not depend on it (lane accumulators then apply).

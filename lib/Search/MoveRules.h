@@ -144,6 +144,45 @@ inline int64_t getVectorLanes(dojo::KernelOp kernel, dojo::LeafOp leaf,
       kernel.lookupArray(leaf.getArray()).getElementType());
 }
 
+/// The fewest lanes of a narrow vector the heuristic makes of a remainder:
+/// a 128-bit register (a quarter of AVX-512's), at least two lanes. The
+/// target accepts any power of two down to 2; narrower pieces cost about
+/// as much as 128-bit ones and save little over scalar code.
+inline int64_t getMinNarrowLanes(int64_t width) {
+  return std::max<int64_t>(2, width / 4);
+}
+
+/// Whether `size` lanes of `leaf`'s output type make a vector the
+/// heuristic uses: one the target accepts (the full width or a narrow one,
+/// TargetDescription::findModeSizeViolation) of at least the narrowest
+/// lanes above.
+inline bool isLaneCount(dojo::KernelOp kernel, dojo::LeafOp leaf,
+                        int64_t size, const MoveOptions &options) {
+  int64_t width = getVectorLanes(kernel, leaf, options);
+  mlir::Type type = kernel.lookupArray(leaf.getArray()).getElementType();
+  return size >= std::min(width, getMinNarrowLanes(width)) &&
+         !options.target.findModeSizeViolation(dojo::Mode::vector, size,
+                                               type);
+}
+
+/// The widest lane count below `size` that isLaneCount accepts, or 0.
+inline int64_t getNarrowLanes(dojo::KernelOp kernel, dojo::LeafOp leaf,
+                              int64_t size, const MoveOptions &options) {
+  for (int64_t lanes = size - 1; lanes > 1; --lanes)
+    if (isLaneCount(kernel, leaf, lanes, options))
+      return lanes;
+  return 0;
+}
+
+/// The widest lane count of at most `size` that isLaneCount accepts (the
+/// vector of a remainder), or 0.
+inline int64_t getLanesWithin(dojo::KernelOp kernel, dojo::LeafOp leaf,
+                              int64_t size, const MoveOptions &options) {
+  return isLaneCount(kernel, leaf, size, options)
+             ? size
+             : getNarrowLanes(kernel, leaf, size, options);
+}
+
 /// Whether an index of `map` uses the variable `{depth}`.
 inline bool usesDepth(mlir::AffineMap map, unsigned depth) {
   return llvm::any_of(map.getResults(), [&](mlir::AffineExpr e) {

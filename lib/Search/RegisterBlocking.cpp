@@ -19,7 +19,8 @@
 //   moves:   split_off until R's scopes are a perfect nest (keeping the
 //            initialization leaf `c = 0` right before the reduction scopes
 //            with them); cut_scope the lane scope at a multiple of W (the
-//            remainder becomes a scalar tile) and the row scope at a
+//            remainder becomes a tile of the widest narrow vector it
+//            holds, cut again, down to a scalar tile) and the row scope at a
 //            multiple of r (the remainder rows become a tile of their own,
 //            of the same vectors); split_scope lanes by W and u,
 //            rows by r, [the first reduction by a cache tile];
@@ -397,7 +398,8 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
   if (!nest.getLeaf() || !nest.isolate(keep))
     return fail();
   // A lane scope that is not a multiple of W: the remainder is cut off and
-  // becomes a tile of scalar accumulators (below), the main part is blocked.
+  // becomes a tile of narrow vectors or scalars (below), the main part is
+  // blocked.
   bool cut = site.laneMain != site.sizes[site.lane];
   if (cut) {
     if (!nest.apply(MoveKind::CutScope, nest.at(site.lane), {site.laneMain}) ||
@@ -555,13 +557,18 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
             options);
   }
   if (cut) {
-    // A scalar tile.
+    // A tile of the widest narrow vector the remainder holds (56 columns:
+    // 48 + 8 lanes), whose own remainder is cut again; else scalar.
     BlockSite rest = site;
     rest.leaf.ordinal += writersPerPart * (cutRows ? 2 : 1);
     rest.hasInit = keepInit;
     rest.sizes[site.lane] -= site.laneMain;
-    rest.laneMain = rest.sizes[site.lane];
-    rest.width = 1;
+    LeafOp leaf = findLeaf(game.getKernel(), rest.leaf);
+    int64_t lanes = leaf ? getLanesWithin(game.getKernel(), leaf,
+                                          rest.sizes[site.lane], options)
+                         : 0;
+    rest.width = std::max<int64_t>(lanes, 1);
+    rest.laneMain = rest.sizes[site.lane] / rest.width * rest.width;
     rankTiles(rest, options, /*rowRemainder=*/false);
     if (!rest.tiles.empty())
       block(game, rest, BlockVariant{}, options);
