@@ -82,15 +82,15 @@ std::optional<PackPlan> planPacking(KernelOp kernel, BufferOp buffer) {
     return std::nullopt;
   // Per dimension, the step of every read along the tile's variable.
   llvm::SmallVector<LinearForm, 4> writes = getIndexForms(copy.getIndices());
-  llvm::SmallVector<int64_t> slabs(writes.size(), 0);
+  llvm::SmallVector<std::optional<int64_t>> slabs(writes.size());
   for (AccessAttr read : getReads(tile, name))
     for (auto [k, form] : llvm::enumerate(getIndexForms(read.getIndices()))) {
       int64_t step = form.coeff(0);
-      slabs[k] = slabs[k] == 0 || slabs[k] == step ? step : -1;
+      slabs[k] = !slabs[k] || *slabs[k] == step ? step : -1;
     }
   llvm::SmallVector<ScopeOp, 8> scopes = getEnclosingScopes(copy);
   for (auto [k, write] : llvm::enumerate(writes)) {
-    if (slabs[k] < 2 || write.constant != 0)
+    if (!slabs[k] || *slabs[k] < 2 || write.constant != 0)
       continue;
     std::optional<unsigned> depth;
     bool single = true;
@@ -101,8 +101,8 @@ std::optional<PackPlan> planPacking(KernelOp kernel, BufferOp buffer) {
       }
     if (single && depth &&
         int64_t(scopes[*depth].getSize()) ==
-            int64_t(tile.getSize()) * slabs[k])
-      return PackPlan{name.str(), unsigned(k), *depth, slabs[k]};
+            int64_t(tile.getSize()) * *slabs[k])
+      return PackPlan{name.str(), unsigned(k), *depth, *slabs[k]};
   }
   return std::nullopt;
 }
