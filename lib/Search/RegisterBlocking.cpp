@@ -570,8 +570,17 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
     rest.width = std::max<int64_t>(lanes, 1);
     rest.laneMain = rest.sizes[site.lane] / rest.width * rest.width;
     rankTiles(rest, options, /*rowRemainder=*/false);
-    if (!rest.tiles.empty())
-      block(game, rest, BlockVariant{}, options);
+    bool blocked =
+        !rest.tiles.empty() && block(game, rest, BlockVariant{}, options);
+    // One narrow vector and no row tile dividing the rows (197 rows x 5
+    // columns) makes no tile of two accumulators; a scalar tile does.
+    if (!blocked && rest.width > 1) {
+      rest.width = 1;
+      rest.laneMain = rest.sizes[site.lane];
+      rankTiles(rest, options, /*rowRemainder=*/false);
+      if (!rest.tiles.empty())
+        block(game, rest, BlockVariant{}, options);
+    }
   }
   return true;
 }
