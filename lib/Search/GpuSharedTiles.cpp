@@ -654,8 +654,7 @@ bool tileSite(Game &game, const TargetDescription &target, Site site,
       shared.push_back(tile);
       continue;
     }
-    while (game.history().size() > mark)
-      game.undo();
+    undoTo(game, mark);
     if (!apply(inverse, tile))
       return false;
   }

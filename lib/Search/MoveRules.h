@@ -35,6 +35,13 @@ inline bool tryApply(Game &game, const MoveRequest &move) {
   return true;
 }
 
+/// Undoes moves until `game`'s history is `mark` long again: a rule that
+/// took several moves gives them all back when a later one is illegal.
+inline void undoTo(Game &game, size_t mark) {
+  while (game.history().size() > mark)
+    game.undo();
+}
+
 /// Applies the first legal move (in listing order) that `accept` takes;
 /// false if there is none.
 inline bool applyFirstLegal(

@@ -383,8 +383,7 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
            const MoveOptions &options) {
   size_t mark = game.history().size();
   auto fail = [&] {
-    while (game.history().size() > mark)
-      game.undo();
+    undoTo(game, mark);
     return false;
   };
   int reduction = site.reductions.front();
@@ -567,19 +566,15 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
     int64_t lanes = leaf ? getLanesWithin(game.getKernel(), leaf,
                                           rest.sizes[site.lane], options)
                          : 0;
-    rest.width = std::max<int64_t>(lanes, 1);
-    rest.laneMain = rest.sizes[site.lane] / rest.width * rest.width;
-    rankTiles(rest, options, /*rowRemainder=*/false);
-    bool blocked =
-        !rest.tiles.empty() && block(game, rest, BlockVariant{}, options);
     // One narrow vector and no row tile dividing the rows (197 rows x 5
     // columns) makes no tile of two accumulators; a scalar tile does.
-    if (!blocked && rest.width > 1) {
-      rest.width = 1;
-      rest.laneMain = rest.sizes[site.lane];
+    for (int64_t width : {std::max<int64_t>(lanes, 1), int64_t(1)}) {
+      rest.width = width;
+      rest.laneMain = rest.sizes[site.lane] / width * width;
       rankTiles(rest, options, /*rowRemainder=*/false);
-      if (!rest.tiles.empty())
-        block(game, rest, BlockVariant{}, options);
+      if ((!rest.tiles.empty() && block(game, rest, BlockVariant{}, options)) ||
+          width == 1)
+        break;
     }
   }
   return true;
@@ -791,8 +786,7 @@ void blockTranspositions(Game &game, const llvm::StringSet<> &arrays,
                                getPathSelector(
                                    findLeaf(game.getKernel(), copy), d - 1)));
     if (!done)
-      while (game.history().size() > mark)
-        game.undo();
+      undoTo(game, mark);
   }
 }
 
@@ -800,8 +794,7 @@ void blockTranspositions(Game &game, const llvm::StringSet<> &arrays,
 bool relayout(Game &game, const BlockSite &site, const MoveOptions &options) {
   size_t mark = game.history().size();
   auto fail = [&] {
-    while (game.history().size() > mark)
-      game.undo();
+    undoTo(game, mark);
     return false;
   };
   LeafOp leaf = findLeaf(game.getKernel(), site.leaf);

@@ -110,8 +110,7 @@ std::optional<PackPlan> planPacking(KernelOp kernel, BufferOp buffer) {
 bool pack(Game &game, const PackPlan &plan) {
   size_t mark = game.history().size();
   auto fail = [&] {
-    while (game.history().size() > mark)
-      game.undo();
+    undoTo(game, mark);
     return false;
   };
   auto at = [&](unsigned depth) {
