@@ -1,6 +1,7 @@
 //===- SearchContext.cpp - budget, records and evaluation for strategies --===//
 
 #include "perfdojo/Search/Strategy.h"
+#include "perfdojo/Support/Statistics.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -140,16 +141,33 @@ std::vector<FinalTime> SearchContext::selectFinal(unsigned candidates,
   std::vector<FinalTime> result;
   if (const SearchRecord *base = getBaseline()) {
     programs.insert(base->evaluation.key);
-    result.push_back({base, evaluator.retime(base->moves, repetitions)});
+    result.push_back({base, {}, {}});
   }
   size_t originals = result.size();
   for (const SearchRecord *r : fastest) {
     if (result.size() - originals >= candidates)
       break;
-    if (!programs.insert(r->evaluation.key).second)
-      continue;
-    result.push_back({r, evaluator.retime(r->moves, repetitions)});
+    if (programs.insert(r->evaluation.key).second)
+      result.push_back({r, {}, {}});
   }
+  unsigned rounds = getFinalRounds(repetitions);
+  for (unsigned round = 0; round < rounds; ++round) {
+    // The runs spread evenly over the rounds, the first ones taking the
+    // remainder.
+    unsigned runs = repetitions / rounds + (round < repetitions % rounds);
+    for (FinalTime &f : result) {
+      if (round > 0 && (!f.evaluation.ok() || f.evaluation.cycles))
+        continue;
+      Evaluation e = evaluator.retime(f.record->moves, runs);
+      if (e.ok())
+        f.roundSeconds.push_back(e.seconds);
+      if (round == 0 || !e.ok())
+        f.evaluation = std::move(e);
+    }
+  }
+  for (FinalTime &f : result)
+    if (f.evaluation.ok())
+      f.evaluation.seconds = getMedianAndMin(f.roundSeconds).median;
   std::stable_sort(result.begin() + originals, result.end(),
                    [](const FinalTime &a, const FinalTime &b) {
                      if (a.evaluation.ok() != b.evaluation.ok())

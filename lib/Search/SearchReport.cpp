@@ -111,8 +111,10 @@ llvm::json::Value perfdojo::toJSON(const SearchReport &report) {
         {"key", f.record->evaluation.key},
         {"search_time_s", f.record->evaluation.seconds},
         {"status", stringifyEvaluationStatus(f.evaluation.status)}};
-    if (f.evaluation.ok())
+    if (f.evaluation.ok()) {
       o["time_s"] = f.evaluation.seconds;
+      o["round_times_s"] = llvm::json::Array(f.roundSeconds);
+    }
     else
       o["message"] = f.evaluation.message;
     finals.push_back(std::move(o));
@@ -254,7 +256,8 @@ void perfdojo::printSearchSummary(const SearchReport &report,
     os << "  final selection: the original and "
        << result.finals.size() - (result.baseline ? 1 : 0)
        << " fastest program(s) timed again, " << report.finalRepetitions
-       << " runs each, in " << llvm::format("%.1f", report.finalSeconds)
+       << " runs each in " << getFinalRounds(report.finalRepetitions)
+       << " alternating round(s), in " << llvm::format("%.1f", report.finalSeconds)
        << " s\n";
   if (result.baseline) {
     os << "  original kernel: " << formatSeconds(result.baselineSeconds);

@@ -543,7 +543,8 @@ static int toolMain(int argc, char **argv) {
   if (live && search.getBest() && finalCandidates > 0)
     llvm::errs() << "final selection: timing the original and up to "
                  << finalCandidates << " fastest program(s) again ("
-                 << finalReps << " runs each)...\n";
+                 << finalReps << " runs each, in " << getFinalRounds(finalReps)
+                 << " alternating round(s))...\n";
   SearchReport report = concludeSearch(search, evaluator, conclusion);
   const SearchRecord *best = report.result.best;
 

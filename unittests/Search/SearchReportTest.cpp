@@ -20,7 +20,7 @@ SearchRecord makeRecord(size_t moves, EvaluationStatus status, double seconds,
 
 FinalTime retimed(const SearchRecord &record, EvaluationStatus status,
                   double seconds) {
-  FinalTime f{&record, {}};
+  FinalTime f{&record, {}, {}};
   f.evaluation.status = status;
   f.evaluation.seconds = seconds;
   return f;

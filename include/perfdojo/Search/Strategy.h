@@ -12,10 +12,12 @@
 #include "perfdojo/Moves/Game.h"
 #include "perfdojo/Search/Evaluator.h"
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <memory>
 #include <random>
+#include <vector>
 
 namespace perfdojo {
 
@@ -35,8 +37,23 @@ struct SearchRecord {
 /// A program of the final selection, timed again (SearchContext::selectFinal).
 struct FinalTime {
   const SearchRecord *record = nullptr;
+  /// The program's final time: the median of its rounds' medians.
   Evaluation evaluation;
+  /// Each round's median, in round order (one entry without rounds).
+  std::vector<double> roundSeconds;
 };
+
+/// Runs of one program per round of the final selection: its repetitions
+/// are taken in rounds of at most this many, the programs taking turns, so
+/// that a change of the machine's load, which lasts seconds, falls on
+/// every program alike instead of on the one timed then.
+constexpr unsigned kFinalRunsPerRound = 5;
+
+/// The rounds of a final selection of `repetitions` runs per program.
+inline unsigned getFinalRounds(unsigned repetitions) {
+  return std::max(1u, (repetitions + kFinalRunsPerRound - 1) /
+                          kFinalRunsPerRound);
+}
 
 class SearchContext {
 public:
@@ -95,8 +112,10 @@ public:
 
   /// The final selection, after the strategy: the original and the
   /// `candidates` fastest distinct valid programs of the search are timed
-  /// again one after the other with `repetitions` runs each, outside the
-  /// budget. A search ranks on a few repetitions taken over minutes of
+  /// again with `repetitions` runs each, outside the budget, in rounds of
+  /// kFinalRunsPerRound runs in which every program takes its turn (a
+  /// failed round drops the program; a deterministic cycle count needs one
+  /// round). A search ranks on a few repetitions taken over minutes of
   /// changing machine load; these times are comparable. Returns the
   /// original's entry first (when it is valid), then the others fastest
   /// first by their new times (failed re-runs last).
