@@ -426,6 +426,7 @@ runKernelOn(dojo::KernelOp kernel, dojo::KernelOp baseline,
             std::optional<llvm::ArrayRef<HostBuffer>> initial) {
   if (llvm::Error err = options.check())
     return std::move(err);
+  HostBuffer::setPageBacking(options.pages);
   if (baseline)
     if (llvm::Error err = checkBaselineArguments(kernel, baseline))
       return std::move(err);
@@ -474,6 +475,7 @@ runKernelOn(dojo::KernelOp kernel, dojo::KernelOp baseline,
   report.repetitions = times->repetitions;
   report.inputCopies = times->copies;
   report.cache = options.cache;
+  report.pages = options.pages;
   report.stoppedEarly = times->stoppedEarly;
   report.gflops = counts.flops / times->min / 1e9;
   report.gbps = counts.compulsoryBytes / times->min / 1e9;

@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -198,23 +199,34 @@ HostBuffer::HostBuffer(std::string name, ScalarType type, int64_t numElements)
   allocate();
 }
 
+/// Set once by a timing before it allocates; atomic because evaluations
+/// of the in-process APIs may allocate on several threads.
+static std::atomic<PageBacking> pageBacking{PageBacking::Huge};
+
+void HostBuffer::setPageBacking(PageBacking pages) { pageBacking = pages; }
+
+PageBacking HostBuffer::getPageBacking() { return pageBacking; }
+
 void HostBuffer::allocate() {
   size_t bytes = static_cast<size_t>(numElements) * elementSize(type);
-  // Large buffers are aligned to 2 MiB and asked to be backed by huge
-  // pages: every timed evaluation allocates and fills many copies of its
-  // arguments, and with 4 KiB pages the page faults alone cost more than a
-  // fast kernel's timed calls. aligned_alloc needs a size that is a
-  // multiple of the alignment.
+  // Large buffers are aligned to 2 MiB and, on huge pages, asked to be
+  // backed by them: every timed evaluation allocates and fills many copies
+  // of its arguments, and with 4 KiB pages the page faults alone cost more
+  // than a fast kernel's timed calls. On small pages they are kept off
+  // huge pages even where the system would give them. aligned_alloc needs
+  // a size that is a multiple of the alignment.
   constexpr size_t hugePage = size_t(2) << 20;
   size_t alignment = bytes >= 2 * hugePage ? hugePage : 64;
   size_t rounded = (bytes + alignment - 1) / alignment * alignment;
   storage.reset(static_cast<char *>(
       std::aligned_alloc(alignment, rounded ? rounded : alignment)));
-#ifdef MADV_HUGEPAGE
+#if defined(MADV_HUGEPAGE) && defined(MADV_NOHUGEPAGE)
   // Advisory only: without transparent huge pages the call fails and the
   // buffer stays on small pages.
   if (storage && alignment == hugePage)
-    (void)::madvise(storage.get(), rounded, MADV_HUGEPAGE);
+    (void)::madvise(storage.get(), rounded,
+                    pageBacking == PageBacking::Small ? MADV_NOHUGEPAGE
+                                                      : MADV_HUGEPAGE);
 #endif
   if (!storage)
     llvm::report_fatal_error(llvm::Twine("out of memory allocating buffer '") +

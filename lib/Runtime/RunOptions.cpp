@@ -119,6 +119,8 @@ std::vector<std::string> perfdojo::getRunFlags(const RunOptions &options,
     add("reps", options.repetitions);
   if (options.cache != defaults.cache)
     add("cache-state", getCacheStateName(options.cache));
+  if (options.pages != defaults.pages)
+    add("pages", getPageBackingName(options.pages));
   if (options.stopAboveSeconds != defaults.stopAboveSeconds)
     addNumber("stop-above-seconds", options.stopAboveSeconds);
   if (!options.timingLock.empty())

@@ -120,6 +120,7 @@ llvm::json::Value perfdojo::toJSON(const RunReport &report) {
                             {"repetitions", int64_t(report.repetitions)},
                             {"input_copies", int64_t(report.inputCopies)},
                             {"cache_state", getCacheStateName(report.cache)},
+                            {"pages", getPageBackingName(report.pages)},
                             {"stopped_early", report.stoppedEarly},
                             {"gflops", report.gflops},
                             {"gbps", report.gbps},
@@ -182,6 +183,8 @@ llvm::Expected<RunReport> perfdojo::parseRunReport(llvm::StringRef json) {
   report.inputCopies = o->getInteger("input_copies").value_or(1);
   report.cache = parseCacheState(o->getString("cache_state").value_or("cold"))
                      .value_or(CacheState::Cold);
+  report.pages = parsePageBacking(o->getString("pages").value_or("huge"))
+                     .value_or(PageBacking::Huge);
   report.stoppedEarly = o->getBoolean("stopped_early").value_or(false);
   report.gflops = o->getNumber("gflops").value_or(0);
   report.gbps = o->getNumber("gbps").value_or(0);

@@ -150,7 +150,12 @@ std::string Evaluator::getKey(llvm::StringRef text) const {
   // keys of caches written before the option existed.
   std::string key =
       hashKernelText(text) + "-t" + std::to_string(options.threads);
-  return options.cache == CacheState::Warm ? key + "-warm" : key;
+  if (options.cache == CacheState::Warm)
+    key += "-warm";
+  // Likewise small pages (huge ones keep the earlier keys).
+  if (options.pages == PageBacking::Small)
+    key += "-small";
+  return key;
 }
 
 unsigned Evaluator::getTimeLimit() const {
@@ -359,6 +364,7 @@ WorkerJob Evaluator::makeJob(const std::string &text, const std::string &key,
   }
   run.repetitions = repetitions;
   run.cache = options.cache;
+  run.pages = options.pages;
   run.stopAboveSeconds = stopAboveSeconds;
   run.interpLimit = options.interpLimit;
   if (haveReference)

@@ -39,6 +39,7 @@ SearchReport perfdojo::startSearchReport(const SearchContext &search,
   report.work = countWork(search.getOriginal());
   report.jobs = evaluator.getJobs();
   report.cache = evaluator.getCacheState();
+  report.pages = evaluator.getPageBacking();
   report.records = search.getRecords();
   report.evaluations = search.getSpentEvaluations();
   report.workerRuns = evaluator.getWorkerRuns();
@@ -143,6 +144,7 @@ llvm::json::Value perfdojo::toJSON(const SearchReport &report) {
       {"threads", int64_t(report.threads)},
       {"jobs", int64_t(report.jobs)},
       {"cache_state", getCacheStateName(report.cache)},
+      {"pages", getPageBackingName(report.pages)},
       {"seed", int64_t(report.seed)},
       {"evaluations", int64_t(report.evaluations)},
       {"pruned", int64_t(pruned)},
@@ -251,7 +253,8 @@ void perfdojo::printSearchSummary(const SearchReport &report,
      << llvm::format("%.0f", 60 * report.evaluations /
                                  std::max(report.searchSeconds, 1e-9))
      << "/min), " << report.threads << " thread(s), " << report.jobs
-     << " job(s), " << getCacheStateName(report.cache) << " cache\n";
+     << " job(s), " << getCacheStateName(report.cache) << " cache, "
+     << getPageBackingName(report.pages) << " pages\n";
   if (!result.finals.empty())
     os << "  final selection: the original and "
        << result.finals.size() - (result.baseline ? 1 : 0)

@@ -25,6 +25,12 @@ std::string tune::getUnitId(const ManifestEntry &entry, unsigned threads,
      << "|" << entry.seed << "|" << entry.target << "|reps "
      << options.repetitions << "|final " << options.finalCandidates << "x"
      << options.finalRepetitions;
+  // Other timing conditions are other requests; the defaults keep the
+  // hashes of logs written before these options.
+  if (options.cache == CacheState::Warm)
+    os << "|warm";
+  if (options.pages == PageBacking::Small)
+    os << "|small pages";
   return llvm::utohexstr(llvm::xxh3_64bits(request), /*LowerCase=*/true);
 }
 
@@ -92,6 +98,7 @@ llvm::Error LibraryTuner::tune(const Unit &unit, WorkerPool &pool) {
   evaluatorOptions.threads = unit.threads;
   evaluatorOptions.repetitions = options.repetitions;
   evaluatorOptions.cache = options.cache;
+  evaluatorOptions.pages = options.pages;
   evaluatorOptions.timeoutSeconds = options.timeoutSeconds;
   evaluatorOptions.interpLimit = options.interpLimit;
   evaluatorOptions.jobs = options.jobsPerUnit;

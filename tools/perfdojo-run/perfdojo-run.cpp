@@ -118,6 +118,9 @@ static cl::opt<double> stopAboveSeconds(
 static cl::opt<CacheState> cacheState("cache-state", cl::init(CacheState::Cold),
                                  cl::desc(kCacheFlagHelp),
                                  getCacheStateValues(), cl::cat(runCategory));
+static cl::opt<PageBacking> pages("pages", cl::init(PageBacking::Huge),
+                                  cl::desc(kPagesFlagHelp),
+                                  getPageBackingValues(), cl::cat(runCategory));
 static cl::opt<double> peakGflops(
     "peak-gflops", cl::init(0),
     cl::desc("Machine peak GFLOP/s, to report the roofline percentage"),
@@ -218,6 +221,7 @@ static llvm::Expected<RunOptions> getRunOptions() {
   options.maxWarmupSeconds = maxWarmupSeconds;
   options.repetitions = reps;
   options.cache = cacheState;
+  options.pages = pages;
   options.stopAboveSeconds = stopAboveSeconds;
   options.timingLock = timingLock;
   options.peakGflops = peakGflops;

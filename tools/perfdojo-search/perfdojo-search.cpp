@@ -157,6 +157,9 @@ static cl::opt<CacheState> cacheState("cache-state", cl::init(CacheState::Cold),
                                  cl::desc(kCacheFlagHelp),
                                  getCacheStateValues(),
                                  cl::cat(searchCategory));
+static cl::opt<PageBacking> pages("pages", cl::init(PageBacking::Huge),
+                                  cl::desc(kPagesFlagHelp),
+                                  getPageBackingValues(), cl::cat(searchCategory));
 static cl::opt<int64_t> interpLimit(
     "interp-limit", cl::init(RunOptions().interpLimit),
     cl::desc("Largest leaf-evaluation count whose f64 reference the "
@@ -448,6 +451,7 @@ static int toolMain(int argc, char **argv) {
   options.threads = threads;
   options.repetitions = reps;
   options.cache = cacheState;
+  options.pages = pages;
   options.stopAboveBest = stopAboveBest;
   options.timeoutSeconds = timeout;
   options.interpLimit = interpLimit;

@@ -61,6 +61,9 @@ static cl::opt<unsigned> reps("reps", cl::init(5),
 static cl::opt<CacheState> cacheState("cache-state", cl::init(CacheState::Cold),
                                  cl::desc(kCacheFlagHelp),
                                  getCacheStateValues(), cl::cat(tuneCategory));
+static cl::opt<PageBacking> pages("pages", cl::init(PageBacking::Huge),
+                                  cl::desc(kPagesFlagHelp),
+                                  getPageBackingValues(), cl::cat(tuneCategory));
 static cl::opt<unsigned> timeout(
     "timeout", cl::init(60),
     cl::desc("Seconds one evaluation may take at most"),
@@ -239,6 +242,7 @@ static llvm::Expected<Setup> prepare(const RankGroup &group,
                                    options.runner + "' (set --runner)");
   options.repetitions = reps;
   options.cache = cacheState;
+  options.pages = pages;
   options.timeoutSeconds = timeout;
   options.maxWorkRatio = maxWorkRatio;
   options.interpLimit = interpLimit;

@@ -55,12 +55,13 @@ TEST(RunReport, JsonCarriesTheSchemaVersionAndEveryDocumentedField) {
   for (llvm::StringRef key :
        {"kernel", "engine", "reference_mode", "leaf_evaluations", "flops",
         "compulsory_bytes", "time_median_s", "time_min_s", "repetitions",
-        "input_copies", "cache_state", "stopped_early", "gflops", "gbps",
-        "outputs", "reference",
+        "input_copies", "cache_state", "pages", "stopped_early", "gflops",
+        "gbps", "outputs", "reference",
         "roofline_percent", "threads", "opt_level", "compile_ms"})
     EXPECT_TRUE(o->get(key)) << key.str();
-  EXPECT_EQ(o->size(), 21u);
+  EXPECT_EQ(o->size(), 22u);
   EXPECT_EQ(o->getString("cache_state"), "cold");
+  EXPECT_EQ(o->getString("pages"), "huge");
   EXPECT_EQ(o->getString("engine"), "jit");
   EXPECT_EQ(o->getInteger("input_copies"), 4);
   EXPECT_EQ(o->getObject("compile_ms")->getNumber("total"), 4.0);
@@ -107,12 +108,14 @@ TEST(RunReport, ParsesWhatItPrints) {
   RunReport report = makeReport();
   report.outputs[0].comparison->mismatches = 3;
   report.cache = CacheState::Warm;
+  report.pages = PageBacking::Small;
   report.stoppedEarly = true;
   std::string text = llvm::formatv("{0:2}", toJSON(report)).str();
   llvm::Expected<RunReport> parsed = parseRunReport(text);
   ASSERT_TRUE(bool(parsed)) << llvm::toString(parsed.takeError());
   EXPECT_EQ(parsed->kernel, "softmax");
   EXPECT_EQ(parsed->cache, CacheState::Warm);
+  EXPECT_EQ(parsed->pages, PageBacking::Small);
   EXPECT_TRUE(parsed->stoppedEarly);
   EXPECT_EQ(parsed->engine, RunEngine::Jit);
   EXPECT_EQ(parsed->counts.flops, 200);

@@ -9,6 +9,7 @@
 #define PERFDOJO_RUNTIME_HOSTBUFFER_H
 
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
+#include "perfdojo/Support/PageBacking.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
@@ -75,6 +76,12 @@ public:
   /// equal, else element by element through integers (both integer types)
   /// or doubles.
   void assign(const HostBuffer &other);
+
+  /// The pages buffers allocated from now on in this process live on
+  /// (PageBacking.h; huge by default). A timing sets it before it
+  /// allocates its arguments.
+  static void setPageBacking(PageBacking pages);
+  static PageBacking getPageBacking();
 
 private:
   struct FreeDeleter {

@@ -12,6 +12,7 @@
 #define PERFDOJO_RUNTIME_RUNOPTIONS_H
 
 #include "perfdojo/Support/CacheState.h"
+#include "perfdojo/Support/PageBacking.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -90,6 +91,8 @@ struct RunOptions {
   unsigned repetitions = 0;
   /// The cache the timed repetitions start from (CacheState.h).
   CacheState cache = CacheState::Cold;
+  /// The pages the arguments live on (PageBacking.h).
+  PageBacking pages = PageBacking::Huge;
   /// JIT: stop timing at the first call slower than this many seconds
   /// (TimingOptions::stopAboveSeconds; 0: never).
   double stopAboveSeconds = 0;

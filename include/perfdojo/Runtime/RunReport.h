@@ -93,6 +93,8 @@ struct RunReport {
   unsigned inputCopies = 1;
   /// The cache the timed repetitions started from.
   CacheState cache = CacheState::Cold;
+  /// The pages the arguments lived on (PageBacking.h).
+  PageBacking pages = PageBacking::Huge;
   /// A call was slower than RunOptions::stopAboveSeconds: `repetitions`
   /// counts the calls timed until then (the warm-up call, if it was the
   /// one).

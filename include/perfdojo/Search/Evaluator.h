@@ -43,6 +43,8 @@ struct EvaluatorOptions {
   unsigned repetitions = 5;
   /// The cache the candidates' timed repetitions start from.
   CacheState cache = CacheState::Cold;
+  /// The pages the candidates' arguments live on.
+  PageBacking pages = PageBacking::Huge;
   /// A candidate's timing stops at its first call slower than this many
   /// times the fastest valid time seen so far (the original's, at first),
   /// and reports the calls timed until then: it is no contender, and its
@@ -153,6 +155,7 @@ public:
   unsigned getWorkerRuns() const { return workerRuns; }
   unsigned getJobs() const { return options.jobs; }
   CacheState getCacheState() const { return options.cache; }
+  PageBacking getPageBacking() const { return options.pages; }
 
 private:
   /// A candidate after its moves: text and leaf evaluations, or an error.

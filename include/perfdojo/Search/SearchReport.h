@@ -55,6 +55,8 @@ struct SearchReport {
   unsigned threads = 1, jobs = 1;
   /// The cache the evaluations' timed repetitions started from.
   CacheState cache = CacheState::Cold;
+  /// The pages the evaluations' arguments lived on.
+  PageBacking pages = PageBacking::Huge;
   uint64_t seed = 0;
   /// The search's records and counters, before the final selection.
   llvm::ArrayRef<SearchRecord> records;

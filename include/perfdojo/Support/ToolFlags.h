@@ -8,6 +8,7 @@
 #define PERFDOJO_SUPPORT_TOOLFLAGS_H
 
 #include "perfdojo/Support/CacheState.h"
+#include "perfdojo/Support/PageBacking.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
@@ -69,6 +70,19 @@ inline auto getCacheStateValues() {
 }
 constexpr const char *kCacheFlagHelp =
     "The cache the timed repetitions start from";
+
+/// The `--pages` flag of every tool that times (perfdojo-run,
+/// perfdojo-search, perfdojo-tune): its values and its help.
+inline auto getPageBackingValues() {
+  return llvm::cl::values(
+      clEnumValN(PageBacking::Huge, "huge",
+                 "large buffers on transparent huge pages (default)"),
+      clEnumValN(PageBacking::Small, "small",
+                 "every buffer on 4 KiB pages, as malloc'd memory and "
+                 "PyTorch's tensors are"));
+}
+constexpr const char *kPagesFlagHelp =
+    "The pages the timed kernel's buffers live on";
 
 /// `12.345 ms` at or above a millisecond, `3.210 us` below.
 inline std::string formatSeconds(double seconds) {

@@ -15,6 +15,7 @@
 
 #include "perfdojo/Search/WorkerJob.h"
 #include "perfdojo/Support/CacheState.h"
+#include "perfdojo/Support/PageBacking.h"
 #include "perfdojo/Tune/Manifest.h"
 #include "perfdojo/Tune/RecordLog.h"
 
@@ -34,6 +35,8 @@ struct TuneOptions {
   unsigned repetitions = 5;
   /// The cache the evaluations' timed repetitions start from.
   CacheState cache = CacheState::Cold;
+  /// The pages the evaluations' arguments live on.
+  PageBacking pages = PageBacking::Huge;
   unsigned timeoutSeconds = 60;
   /// Worker memory limit in MiB (0: none).
   unsigned memoryLimitMiB = 0;
