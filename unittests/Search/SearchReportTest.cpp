@@ -109,6 +109,7 @@ TEST(SearchReport, JsonCarriesTheSchemaVersionAndEveryDocumentedField) {
                               "threads",
                               "jobs",
                               "cache_state",
+                              "pages",
                               "seed",
                               "evaluations",
                               "pruned",
@@ -128,7 +129,7 @@ TEST(SearchReport, JsonCarriesTheSchemaVersionAndEveryDocumentedField) {
                               "search_best_time_s",
                               "best_moves"})
     EXPECT_TRUE(o->get(key)) << key.str();
-  EXPECT_EQ(o->size(), 27u);
+  EXPECT_EQ(o->size(), 28u);
   EXPECT_EQ(o->getInteger("pruned"), 1);
   EXPECT_EQ(o->getNumber("evaluations_per_minute"), 4);
   EXPECT_EQ(o->getNumber("best_time_s"), 2);
