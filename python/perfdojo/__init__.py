@@ -66,7 +66,7 @@ def find_tool(name):
 
 def Evaluator(kernel, *, runner=None, target="cpu", threads=1, repetitions=5,
               timeout=60, jobs=1, max_work_ratio=4.0, cache="",
-              cache_state="cold"):
+              cache_state="cold", pages="huge"):
     """Evaluates candidates of `kernel` as the search does.
 
     `evaluate(moves)` applies the moves to the original kernel, compiles,
@@ -75,19 +75,23 @@ def Evaluator(kernel, *, runner=None, target="cpu", threads=1, repetitions=5,
     Results are cached by program; `cache` (a directory) keeps them across
     processes. `cache_state` is the cache the timed repetitions start
     from: 'cold' (rotating argument copies, the default) or 'warm' (one
-    copy, as a loop calling the kernel finds it). `runner` is the
+    copy, as a loop calling the kernel finds it). `pages` is what the
+    arguments live on: 'huge' (transparent huge pages for large buffers,
+    the default) or 'small' (4 KiB pages, as malloc'd memory and PyTorch's
+    tensors are). `runner` is the
     perfdojo-run executable (default: find_tool('perfdojo-run')).
     """
     return _Evaluator(kernel, runner=runner or find_tool("perfdojo-run"),
                       target=target, threads=threads, repetitions=repetitions,
                       timeout=timeout, jobs=jobs,
                       max_work_ratio=max_work_ratio, cache=cache,
-                      cache_state=cache_state)
+                      cache_state=cache_state, pages=pages)
 
 
 def search(kernel, strategy="heuristic", *, budget_evals=0, budget_seconds=0.0,
            seed=0, target="cpu", threads=1, jobs=1, repetitions=5, timeout=60,
-           max_work_ratio=4.0, cache="", cache_state="cold", final_candidates=3,
+           max_work_ratio=4.0, cache="", cache_state="cold", pages="huge",
+           final_candidates=3,
            final_repetitions=20, time_best_path=False, out="", progress=None,
            runner=None):
     """Optimizes `kernel` (a Kernel or a kernel file) with a search strategy.
@@ -99,8 +103,8 @@ def search(kernel, strategy="heuristic", *, budget_evals=0, budget_seconds=0.0,
     worker process. `progress`, if given, is called with a dict after each
     evaluation (status, seconds, moves, evaluations, best_seconds, ...);
     an exception it raises (or Ctrl-C) stops the search. `out` writes
-    best.dojo, best.moves and report.json there. `cache_state` is the
-    Evaluator's. Returns a SearchResult:
+    best.dojo, best.moves and report.json there. `cache_state` and `pages`
+    are the Evaluator's. Returns a SearchResult:
     best (a Kernel), moves, seconds, original_seconds, speedup, report.
     """
     return _search(kernel, strategy, budget_evals=budget_evals,
@@ -111,4 +115,4 @@ def search(kernel, strategy="heuristic", *, budget_evals=0, budget_seconds=0.0,
                    runner=runner or find_tool("perfdojo-run"), target=target,
                    threads=threads, repetitions=repetitions, timeout=timeout,
                    jobs=jobs, max_work_ratio=max_work_ratio, cache=cache,
-                   cache_state=cache_state)
+                   cache_state=cache_state, pages=pages)

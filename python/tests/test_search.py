@@ -66,6 +66,8 @@ def test_search_argument_errors(fig6):
         perfdojo.search(fig6, runner="/nonexistent/perfdojo-run")
     with pytest.raises(ValueError, match="cache_state must be 'cold' or 'warm'"):
         perfdojo.search(fig6, cache_state="hot")
+    with pytest.raises(ValueError, match="pages must be 'huge' or 'small'"):
+        perfdojo.search(fig6, pages="tiny")
     assert "heuristic" in perfdojo.strategies()
 
 
@@ -96,3 +98,9 @@ def test_warm_cache_state_is_its_own_measurement(fig6, tmp_path):
     result = warm.evaluate()
     assert result["ok"] and not result["cached"]
     assert result["key"].endswith("-warm") and warm.worker_runs == 1
+    # Small pages: another measurement too.
+    small = perfdojo.Evaluator(fig6, repetitions=1, cache=str(tmp_path),
+                               pages="small")
+    result = small.evaluate()
+    assert result["ok"] and not result["cached"]
+    assert result["key"].endswith("-small") and small.worker_runs == 1

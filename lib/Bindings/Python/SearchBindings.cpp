@@ -68,6 +68,7 @@ struct EvaluatorSettings {
   unsigned threads = 1, repetitions = 5, timeout = 60, jobs = 1;
   double maxWorkRatio = 4;
   CacheState cacheState = CacheState::Cold;
+  PageBacking pages = PageBacking::Huge;
 };
 
 struct PyEvaluator {
@@ -102,6 +103,7 @@ static EvaluatorOptions getEvaluatorOptions(const EvaluatorSettings &settings) {
   options.maxWorkRatio = settings.maxWorkRatio;
   options.cacheDir = settings.cacheDir;
   options.cache = settings.cacheState;
+  options.pages = settings.pages;
   if (llvm::Error error = checkEvaluatorOptions(options))
     throw py::value_error(llvm::toString(std::move(error)));
   return options;
@@ -262,14 +264,21 @@ static PySearchResult search(const py::object &kernel,
   py::arg("runner"), py::arg("target") = "cpu", py::arg("threads") = 1,        \
       py::arg("repetitions") = 5, py::arg("timeout") = 60,                     \
       py::arg("jobs") = 1, py::arg("max_work_ratio") = 4.0,                    \
-      py::arg("cache") = "", py::arg("cache_state") = "cold"
+      py::arg("cache") = "", py::arg("cache_state") = "cold",                  \
+      py::arg("pages") = "huge"
 
 static EvaluatorSettings makeSettings(std::string runner, std::string target,
                                       unsigned threads, unsigned repetitions,
                                       unsigned timeout, unsigned jobs,
                                       double maxWorkRatio, std::string cache,
-                                      const std::string &cacheState) {
+                                      const std::string &cacheState,
+                                      const std::string &pages) {
   EvaluatorSettings settings;
+  std::optional<PageBacking> backing = parsePageBacking(pages);
+  if (!backing)
+    throw py::value_error("pages must be 'huge' or 'small', not '" + pages +
+                          "'");
+  settings.pages = *backing;
   std::optional<CacheState> state = parseCacheState(cacheState);
   if (!state)
     throw py::value_error("cache_state must be 'cold' or 'warm', not '" +
@@ -297,12 +306,13 @@ environments to share its cache.)")
                        std::string target, unsigned threads,
                        unsigned repetitions, unsigned timeout, unsigned jobs,
                        double maxWorkRatio, std::string cache,
-                       const std::string &cacheState) {
+                       const std::string &cacheState,
+                       const std::string &pages) {
              return makeEvaluator(
                  kernel, makeSettings(std::move(runner), std::move(target),
                                       threads, repetitions, timeout, jobs,
                                       maxWorkRatio, std::move(cache),
-                                      cacheState));
+                                      cacheState, pages));
            }),
            py::arg("kernel"), py::kw_only(), EVALUATOR_ARGS)
       .def(
@@ -353,14 +363,14 @@ environments to share its cache.)")
          std::string runner, std::string target, unsigned threads,
          unsigned repetitions, unsigned timeout, unsigned jobs,
          double maxWorkRatio, std::string cache,
-         const std::string &cacheState) {
+         const std::string &cacheState, const std::string &pages) {
         return search(kernel, strategy, budgetEvals, budgetSeconds, seed,
                       finalCandidates, finalRepetitions, timeBestPath, out,
                       progress,
                       makeSettings(std::move(runner), std::move(target),
                                    threads, repetitions, timeout, jobs,
                                    maxWorkRatio, std::move(cache),
-                                   cacheState));
+                                   cacheState, pages));
       },
       py::arg("kernel"), py::arg("strategy") = "heuristic", py::kw_only(),
       py::arg("budget_evals") = 0, py::arg("budget_seconds") = 0.0,
