@@ -205,8 +205,6 @@ static std::atomic<PageBacking> pageBacking{PageBacking::Huge};
 
 void HostBuffer::setPageBacking(PageBacking pages) { pageBacking = pages; }
 
-PageBacking HostBuffer::getPageBacking() { return pageBacking; }
-
 void HostBuffer::allocate() {
   size_t bytes = static_cast<size_t>(numElements) * elementSize(type);
   // Large buffers are aligned to 2 MiB and, on huge pages, asked to be

@@ -115,9 +115,9 @@ llvm::json::Value perfdojo::toJSON(const SearchReport &report) {
     if (f.evaluation.ok()) {
       o["time_s"] = f.evaluation.seconds;
       o["round_times_s"] = llvm::json::Array(f.roundSeconds);
-    }
-    else
+    } else {
       o["message"] = f.evaluation.message;
+    }
     finals.push_back(std::move(o));
   }
   llvm::json::Array bestPath;

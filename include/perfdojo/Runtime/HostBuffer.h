@@ -81,7 +81,6 @@ public:
   /// (PageBacking.h; huge by default). A timing sets it before it
   /// allocates its arguments.
   static void setPageBacking(PageBacking pages);
-  static PageBacking getPageBacking();
 
 private:
   struct FreeDeleter {

@@ -12,6 +12,7 @@
 
 #include "perfdojo/Runtime/WorkCounts.h"
 #include "perfdojo/Support/CacheState.h"
+#include "perfdojo/Support/PageBacking.h"
 #include "perfdojo/Search/FinalSelection.h"
 
 #include "llvm/Support/JSON.h"
