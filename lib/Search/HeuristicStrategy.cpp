@@ -50,8 +50,9 @@
 // same with the relayout's copies packed slab by slab inside the cache
 // tile's loop (TilePacking.h), with the column tiles outermost, and the
 // best tile whose operands fit the registers with its accumulators);
-// rules 1-4 alone; and that program with
-// its large outputs non-temporal (streamOutputs).
+// rules 1-4 alone; that program with
+// its large outputs non-temporal (streamOutputs); and rules 1-4 with the
+// rows of each row reduction interleaved after rule 2 (RowInterleaving.h).
 // The fastest valid one is the result; without timing (the `dojo-heuristic`
 // pass, RuleCandidates.h) the first one is.
 //
@@ -68,6 +69,7 @@
 #include "perfdojo/Search/SnitchExpertRules.h"
 #include "MoveRules.h"
 #include "RegisterBlocking.h"
+#include "RowInterleaving.h"
 #include "TilePacking.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -480,6 +482,17 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
     // The same program with its large outputs streamed past the caches.
     if (!full() && streamOutputs(plain))
       propose(plain);
+  }
+  if (!full()) {
+    // Row reductions summing several rows at once (RowInterleaving.h).
+    Game rows(original, options);
+    fuse(rows);
+    vectorize(rows, options);
+    if (interleaveRows(rows)) {
+      placeMemory(rows);
+      parallelize(rows);
+      propose(rows);
+    }
   }
   return candidates;
 }

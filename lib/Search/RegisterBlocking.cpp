@@ -51,19 +51,6 @@ using namespace perfdojo::heuristic;
 
 namespace {
 
-LeafOp findLeaf(KernelOp kernel, const LeafRef &ref) {
-  LeafOp found;
-  unsigned seen = 0;
-  kernel.walk([&](LeafOp leaf) {
-    if (found || leaf.getArray() != ref.array)
-      return;
-    if (seen++ == ref.ordinal)
-      found = leaf;
-  });
-  return found;
-}
-
-
 /// The budget of a cache tile's panel of the contiguous operand, and the
 /// fewest reduction steps in a cache tile.
 constexpr int64_t kPanelBytes = int64_t(256) << 10;

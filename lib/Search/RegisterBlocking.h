@@ -12,6 +12,8 @@
 #ifndef PERFDOJO_LIB_SEARCH_REGISTERBLOCKING_H
 #define PERFDOJO_LIB_SEARCH_REGISTERBLOCKING_H
 
+#include "LeafRef.h"
+
 #include "perfdojo/Moves/Game.h"
 
 #include <optional>
@@ -20,12 +22,6 @@
 
 namespace perfdojo {
 namespace heuristic {
-
-/// A leaf named stably across moves: the `ordinal`-th leaf writing `array`.
-struct LeafRef {
-  std::string array;
-  unsigned ordinal = 0;
-};
 
 /// A reduction leaf `c[out] op= f(...)` whose output index misses the
 /// reduction variables and has a contiguous dimension usable as vector
