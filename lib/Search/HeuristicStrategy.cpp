@@ -51,8 +51,11 @@
 // tile's loop (TilePacking.h), with the column tiles outermost, and the
 // best tile whose operands fit the registers with its accumulators);
 // rules 1-4 alone; that program with
-// its large outputs non-temporal (streamOutputs); and rules 1-4 with the
-// rows of each row reduction interleaved after rule 2 (RowInterleaving.h).
+// its large outputs non-temporal (streamOutputs); for a kernel without a
+// blocking site, rules 1-4 with the nests of each short top-level scope
+// parallel instead of it, before rule 2 (InnerParallelism.h); and rules
+// 1-4 with the rows of each row reduction interleaved after rule 2
+// (RowInterleaving.h).
 // The fastest valid one is the result; without timing (the `dojo-heuristic`
 // pass, RuleCandidates.h) the first one is.
 //
@@ -67,6 +70,7 @@
 
 #include "perfdojo/Search/GpuExpertRules.h"
 #include "perfdojo/Search/SnitchExpertRules.h"
+#include "InnerParallelism.h"
 #include "MoveRules.h"
 #include "RegisterBlocking.h"
 #include "RowInterleaving.h"
@@ -482,6 +486,19 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
     // The same program with its large outputs streamed past the caches.
     if (!full() && streamOutputs(plain))
       propose(plain);
+  }
+  if (!full() && sites.empty()) {
+    // The nests inside a short top-level scope parallel instead of it
+    // (InnerParallelism.h); where the kernel has register tiles, the
+    // plain rules' program is not the one that needs it.
+    Game inner(original, options);
+    fuse(inner);
+    if (parallelizeInsideShortScopes(inner)) {
+      vectorize(inner, options);
+      placeMemory(inner);
+      parallelize(inner);
+      propose(inner);
+    }
   }
   if (!full()) {
     // Row reductions summing several rows at once (RowInterleaving.h).
