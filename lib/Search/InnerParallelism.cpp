@@ -14,6 +14,10 @@ using namespace perfdojo::heuristic;
 
 namespace {
 
+/// A guard against a privatization that would not remove its reduction:
+/// a nest has far fewer reduction leaves.
+constexpr unsigned kMaxPrivatizations = 64;
+
 /// Parallelizes the nest whose outermost scope holds the leaf `ref` at
 /// `depth`: each reduction across that scope gets a partial result per
 /// iteration, then the scope becomes `:p`. All or nothing.
@@ -23,16 +27,21 @@ bool parallelizeNest(Game &game, LeafRef ref, unsigned depth) {
     return llvm::cast<ScopeOp>(
         getAncestorAtDepth(findLeaf(game.getKernel(), ref), depth));
   };
-  // Reductions across the nest's scope, by their stable names.
-  llvm::SmallVector<LeafRef> reductions;
-  for (LeafOp leaf : collectLeaves(nest()))
-    if (leaf.getReduce() != ReduceKind::none &&
-        !usesDepth(leaf.getIndices(), depth))
-      reductions.push_back(getLeafRef(game.getKernel(), leaf));
-  for (const LeafRef &reduction : reductions) {
+  // A reduction across the nest's scope; once privatized, it writes a
+  // slot per iteration and is one no more.
+  auto findReduction = [&]() -> LeafOp {
+    for (LeafOp leaf : collectLeaves(nest()))
+      if (leaf.getReduce() != ReduceKind::none &&
+          !usesDepth(leaf.getIndices(), depth))
+        return leaf;
+    return {};
+  };
+  for (unsigned step = 0; LeafOp leaf = findReduction(); ++step) {
     llvm::StringSet<> before = getBufferNames(game.getKernel());
-    LeafOp leaf = findLeaf(game.getKernel(), reduction);
-    if (!tryApply(game, makeMove(MoveKind::PrivatizeReduction,
+    LeafRef name = getLeafRef(game.getKernel(), leaf);
+    bool namesNest = name.array == ref.array && name.ordinal == ref.ordinal;
+    if (step == kMaxPrivatizations ||
+        !tryApply(game, makeMove(MoveKind::PrivatizeReduction,
                                  getPathSelector(leaf, depth), {depth}))) {
       undoTo(game, mark);
       return false;
@@ -40,7 +49,7 @@ bool parallelizeNest(Game &game, LeafRef ref, unsigned depth) {
     // The leaf now accumulates into the new buffer (its second writer,
     // after the initialization placed before the nest): if it named the
     // nest, it still does under its new name.
-    if (reduction.array == ref.array && reduction.ordinal == ref.ordinal)
+    if (namesNest)
       ref = LeafRef{getNewBuffer(game.getKernel(), before), 1};
   }
   if (!tryApply(game, makeMove(MoveKind::SetParallel,

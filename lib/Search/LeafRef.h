@@ -1,4 +1,4 @@
-//===- LeafRef.h - leaves named stably across moves --------------*- C++ -*-===//
+//===- LeafRef.h - leaves named stably across moves -------------*- C++ -*-===//
 //
 // Private to lib/Search: a rule that applies several moves keeps track of
 // a leaf by the array it writes and its rank among that array's writers.

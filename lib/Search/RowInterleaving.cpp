@@ -47,7 +47,8 @@ int64_t getInterleavedRows(int64_t size) {
 bool hasStraightLineBody(ScopeOp scope) {
   bool straight = true;
   scope.getBlock().walk([&](ScopeOp inner) {
-    straight &= inner.getMode() == Mode::vector || inner.getMode() == Mode::unroll;
+    straight &=
+        inner.getMode() == Mode::vector || inner.getMode() == Mode::unroll;
   });
   return straight;
 }

@@ -1,4 +1,4 @@
-//===- RowInterleaving.h - several rows of a row reduction at once -*- C++ -*-===//
+//===- RowInterleaving.h - rows of a row reduction at once ------*- C++ -*-===//
 //
 // Private to lib/Search: a rule of the x86 expert pass. After the vector
 // rule, a row reduction whose lanes run along the row (`y[i] += x[i, j]`
