@@ -40,11 +40,12 @@
 //      one, to each of its child scopes).
 //
 // Deterministic candidates, each distinct program evaluated once: the
-// original; when the kernel has a blocking site, rules 0-4 with six
+// original; when the kernel has a blocking site, rules 0-4 with seven
 // variants of rule 0 (the best-ranked tile with row tiles outside column
 // tiles, the same with column tiles outside, the second- and third-ranked
-// tiles, the best tile with the reduction cache-tiled, and the best tile
-// whose rows divide the row scope, cache-tiled); where a site's lanes are
+// tiles, the best tile with the reduction cache-tiled, the best tile
+// whose rows divide the row scope, cache-tiled, and the best tile with its
+// row tiles among the outer scopes in the output's dimension order); where a site's lanes are
 // narrower than a vector or leave a remainder, the relayout for lanes (RegisterBlocking.h
 // relayoutForLanes) then rules 0-4 (the best tile, cache-tiled and the
 // same with the relayout's copies packed slab by slab inside the cache
@@ -434,7 +435,8 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
     llvm::SmallVector<BlockVariant> variants = {
         {0, false, false, false}, {0, true, false, false},
         {1, false, false, false}, {0, false, true, false},
-        {2, false, false, false}, {0, false, true, true}};
+        {2, false, false, false}, {0, false, true, true},
+        {0, false, false, false, false, false, /*outputOrder=*/true}};
     for (const BlockVariant &variant : variants) {
       if (full())
         return candidates;

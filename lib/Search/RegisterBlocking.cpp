@@ -190,6 +190,12 @@ std::optional<BlockSite> analyzeSite(KernelOp kernel, LeafOp leaf,
   }
   site.row = reusing ? reusing : any;
   for (unsigned d : outputDepths)
+    for (auto [dim, index] : llvm::enumerate(output.getResults()))
+      if (index.isFunctionOfDim(d)) {
+        site.outputDimension[d] = dim;
+        break;
+      }
+  for (unsigned d : outputDepths)
     if (d != site.lane && d != site.row) {
       site.outer.push_back(d);
       if (!anyContiguousUses(d))
@@ -479,6 +485,18 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
     outerOrder.push_back(rowLabel);
     if (columns != lane)
       outerOrder.push_back(columns);
+  } else if (variant.outputOrder && site.row) {
+    // The row tiles go above the first outer scope of a less major output
+    // dimension (the outer scopes keep their nesting, which is already the
+    // kernel's).
+    unsigned rowDim = site.outputDimension.lookup(*site.row);
+    auto *at = llvm::find_if(outerOrder, [&](int label) {
+      auto dim = site.outputDimension.find(label);
+      return label != lane && dim != site.outputDimension.end() &&
+             dim->second > rowDim;
+    });
+    outerOrder.insert(at, rowLabel);
+    outerOrder.push_back(columns);
   } else if (variant.columnsOuter)
     outerOrder.append({columns, rowLabel});
   else
@@ -539,7 +557,7 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
     if (!rest.tiles.empty())
       block(game, rest,
             BlockVariant{0, variant.columnsOuter, variant.cacheTile, false,
-                         variant.columnsOutermost},
+                         variant.columnsOutermost, false, variant.outputOrder},
             options);
   }
   if (cut) {
@@ -559,7 +577,9 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
       rest.width = width;
       rest.laneMain = rest.sizes[site.lane] / width * width;
       rankTiles(rest, options, /*rowRemainder=*/false);
-      if ((!rest.tiles.empty() && block(game, rest, BlockVariant{}, options)) ||
+      BlockVariant narrow;
+      narrow.outputOrder = variant.outputOrder;
+      if ((!rest.tiles.empty() && block(game, rest, narrow, options)) ||
           width == 1)
         break;
     }

@@ -30,6 +30,9 @@ struct BlockSite {
   LeafRef leaf;
   llvm::SmallVector<int64_t> sizes; ///< of the enclosing scopes
   llvm::SmallVector<unsigned> outer; ///< output depths other than row, lane
+  /// For each depth of `outer` and the row, the first output dimension
+  /// its variable indexes.
+  llvm::SmallDenseMap<unsigned, unsigned> outputDimension;
   /// The depths of `outer` that no contiguous operand uses: its panel (a
   /// convolution's weights across the image rows) is the same in each of
   /// their iterations, so a cache tile of the reduction goes above them.
@@ -74,6 +77,13 @@ struct BlockVariant {
   /// convolution's overlapping input windows), a fuller tile spills an
   /// accumulator.
   bool operandsInRegisters = false;
+  /// The row tiles among the outer output scopes in the order of the
+  /// output's dimensions, outermost the scope of its most major one: an
+  /// NCHW convolution's channel tiles above its image rows, so that each
+  /// tile writes a few output planes front to back instead of a short run
+  /// of every plane per image row (streams the prefetchers can follow
+  /// when the output is not in cache).
+  bool outputOrder = false;
 };
 
 /// Every register-blocking site of `kernel`, in text order.
