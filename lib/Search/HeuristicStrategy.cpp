@@ -45,9 +45,9 @@
 // tiles, the same with column tiles outside, the second- and third-ranked
 // tiles, the best tile with the reduction cache-tiled, the best tile
 // whose rows divide the row scope, cache-tiled, and the best tile with its
-// row tiles among the outer scopes in the output's dimension order); where a site's lanes are
-// narrower than a vector or leave a remainder, the relayout for lanes (RegisterBlocking.h
-// relayoutForLanes) then rules 0-4 (the best tile, cache-tiled and the
+// row tiles among the outer scopes in the output's dimension order);
+// where a site's lanes are narrower than a vector or leave a remainder,
+// the relayout for lanes (RegisterBlocking.h relayoutForLanes) then rules 0-4 (the best tile, cache-tiled and the
 // same with the relayout's copies packed slab by slab inside the cache
 // tile's loop (TilePacking.h), with the column tiles outermost, and the
 // best tile whose operands fit the registers with its accumulators);

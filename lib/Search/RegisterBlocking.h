@@ -30,8 +30,8 @@ struct BlockSite {
   LeafRef leaf;
   llvm::SmallVector<int64_t> sizes; ///< of the enclosing scopes
   llvm::SmallVector<unsigned> outer; ///< output depths other than row, lane
-  /// For each depth of `outer` and the row, the first output dimension
-  /// its variable indexes.
+  /// For each output depth, the first output dimension its variable
+  /// indexes.
   llvm::SmallDenseMap<unsigned, unsigned> outputDimension;
   /// The depths of `outer` that no contiguous operand uses: its panel (a
   /// convolution's weights across the image rows) is the same in each of
