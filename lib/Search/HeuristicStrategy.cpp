@@ -43,20 +43,19 @@
 // original; when the kernel has a blocking site, rules 0-4 with seven
 // variants of rule 0 (the best-ranked tile with row tiles outside column
 // tiles, the same with column tiles outside, the second- and third-ranked
-// tiles, the best tile with the reduction cache-tiled, the best tile
-// whose rows divide the row scope, cache-tiled, and the best tile with its
-// row tiles among the outer scopes in the output's dimension order);
-// where a site's lanes are narrower than a vector or leave a remainder,
-// the relayout for lanes (RegisterBlocking.h relayoutForLanes) then rules 0-4 (the best tile, cache-tiled and the
-// same with the relayout's copies packed slab by slab inside the cache
-// tile's loop (TilePacking.h), with the column tiles outermost, and the
-// best tile whose operands fit the registers with its accumulators);
-// rules 1-4 alone; that program with
-// its large outputs non-temporal (streamOutputs); for a kernel without a
-// blocking site, rules 1-4 with the nests of each short top-level scope
-// parallel instead of it, before rule 2 (InnerParallelism.h); and rules
-// 1-4 with the rows of each row reduction interleaved after rule 2
-// (RowInterleaving.h).
+// tiles, the best tile with the reduction cache-tiled, the best tile whose
+// rows divide the row scope, cache-tiled, and the best tile with its row
+// tiles among the outer scopes in the output's dimension order); where a
+// site's lanes are narrower than a vector or leave a remainder, the relayout
+// for lanes (RegisterBlocking.h relayoutForLanes) then rules 0-4 (the best
+// tile, cache-tiled and the same with the relayout's copies packed slab by
+// slab inside the cache tile's loop (TilePacking.h), with the column tiles
+// outermost, and the best tile whose operands fit the registers with its
+// accumulators); rules 1-4 alone; that program with its large outputs
+// non-temporal (streamOutputs); for a kernel without a blocking site, rules
+// 1-4 with the nests of each short top-level scope parallel instead of it,
+// before rule 2 (InnerParallelism.h); and rules 1-4 with the rows of each row
+// reduction interleaved after rule 2 (RowInterleaving.h).
 // The fastest valid one is the result; without timing (the `dojo-heuristic`
 // pass, RuleCandidates.h) the first one is.
 //
