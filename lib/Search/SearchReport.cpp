@@ -260,7 +260,8 @@ void perfdojo::printSearchSummary(const SearchReport &report,
        << result.finals.size() - (result.baseline ? 1 : 0)
        << " fastest program(s) timed again, " << report.finalRepetitions
        << " runs each in " << getFinalRounds(report.finalRepetitions)
-       << " alternating round(s), in " << llvm::format("%.1f", report.finalSeconds)
+       << " alternating round(s), in "
+       << llvm::format("%.1f", report.finalSeconds)
        << " s\n";
   if (result.baseline) {
     os << "  original kernel: " << formatSeconds(result.baselineSeconds);

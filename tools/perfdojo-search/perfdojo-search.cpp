@@ -159,7 +159,8 @@ static cl::opt<CacheState> cacheState("cache-state", cl::init(CacheState::Cold),
                                  cl::cat(searchCategory));
 static cl::opt<PageBacking> pages("pages", cl::init(PageBacking::Huge),
                                   cl::desc(kPagesFlagHelp),
-                                  getPageBackingValues(), cl::cat(searchCategory));
+                                  getPageBackingValues(),
+                                  cl::cat(searchCategory));
 static cl::opt<int64_t> interpLimit(
     "interp-limit", cl::init(RunOptions().interpLimit),
     cl::desc("Largest leaf-evaluation count whose f64 reference the "

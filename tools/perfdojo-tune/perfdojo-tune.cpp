@@ -63,7 +63,8 @@ static cl::opt<CacheState> cacheState("cache-state", cl::init(CacheState::Cold),
                                  getCacheStateValues(), cl::cat(tuneCategory));
 static cl::opt<PageBacking> pages("pages", cl::init(PageBacking::Huge),
                                   cl::desc(kPagesFlagHelp),
-                                  getPageBackingValues(), cl::cat(tuneCategory));
+                                  getPageBackingValues(),
+                                  cl::cat(tuneCategory));
 static cl::opt<unsigned> timeout(
     "timeout", cl::init(60),
     cl::desc("Seconds one evaluation may take at most"),

@@ -1,4 +1,4 @@
-//===- PageBacking.h - the pages a timed kernel's buffers live on -*- C++ -*-===//
+//===- PageBacking.h - the pages timed buffers live on ----------*- C++ -*-===//
 //
 // One option of every timing (perfdojo-run, the search's evaluations):
 // whether large argument buffers are backed by transparent huge pages.
