@@ -428,14 +428,15 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
   };
   std::vector<BlockSite> sites = findBlockSites(original, options);
   if (!sites.empty()) {
-    // The last variant differs from the fourth only where the best tile
+    // The sixth variant differs from the fourth only where the best tile
     // leaves remainder rows: a taller tile's reuse does not always pay
     // for the remainder's tile (timed, not guessed).
     llvm::SmallVector<BlockVariant> variants = {
         {0, false, false, false}, {0, true, false, false},
         {1, false, false, false}, {0, false, true, false},
         {2, false, false, false}, {0, false, true, true},
-        {0, false, false, false, false, false, /*outputOrder=*/true}};
+        {0, false, false, false, false, false, /*outputOrder=*/true},
+        {0, false, false, false, false, false, false, /*wholePanel=*/true}};
     for (const BlockVariant &variant : variants) {
       if (full())
         return candidates;

@@ -228,6 +228,7 @@ std::optional<BlockSite> analyzeSite(KernelOp kernel, LeafOp leaf,
     return best;
   };
   if (k * site.laneMain * laneBytes > kPanelBytes) {
+    site.wholePanelLanes = kPanelBytes / (k * laneBytes);
     site.kTile = getKTile(site.laneMain);
     // Too many lanes for even the shortest cache tile: the panel takes the
     // most lanes (whole vectors dividing the lane scope) that leave room
@@ -458,6 +459,21 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
       return fail();
     columns = NestBuilder::kColumnsIn;
   }
+  // Panels of whole reductions: the most column tiles per panel (at least
+  // two, not all of them) within the budget.
+  if (variant.wholePanel) {
+    int64_t columnTiles = site.laneMain / tileLanes;
+    int64_t perPanel = 0;
+    if (!cacheTile && site.wholePanelLanes >= 2 * tileLanes)
+      for (int64_t d :
+           getDivisors(columnTiles, site.wholePanelLanes / tileLanes))
+        if (d >= 2 && d < columnTiles)
+          perPanel = d;
+    if (!perPanel || !nest.position(lane) ||
+        !nest.split(lane, perPanel, NestBuilder::kColumnsIn))
+      return fail();
+    columns = NestBuilder::kColumnsIn;
+  }
   // (outer output scopes, [column panels, k outer], row tiles, column
   //  tiles, [k inner], reductions, rows in the tile, vectors in the tile,
   //  lanes)
@@ -497,7 +513,9 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
     });
     outerOrder.insert(at, rowLabel);
     outerOrder.push_back(columns);
-  } else if (variant.columnsOuter)
+  } else if (variant.wholePanel)
+    outerOrder.append({lane, rowLabel, columns});
+  else if (variant.columnsOuter)
     outerOrder.append({columns, rowLabel});
   else
     outerOrder.append({rowLabel, columns});
@@ -557,7 +575,8 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
     if (!rest.tiles.empty())
       block(game, rest,
             BlockVariant{0, variant.columnsOuter, variant.cacheTile, false,
-                         variant.columnsOutermost, false, variant.outputOrder},
+                         variant.columnsOutermost, false, variant.outputOrder,
+                         variant.wholePanel},
             options);
   }
   if (cut) {
@@ -633,10 +652,28 @@ bool joinsTiles(Game &game, const MoveRequest &join) {
                          /*holdingAccumulators=*/true);
 }
 
-/// Whether `swap` (a swap_nested_scopes request) moves a reduction loop of
-/// a register tile: a cache tile of the reduction placed above the output
-/// scopes, or the reduction scopes around the tile, would leave their
-/// place.
+/// Whether `op` is a scope above a register tile: a reduction leaf below
+/// it sits inside an unrolled scope.
+bool isAboveTile(mlir::Operation *op) {
+  auto scope = llvm::dyn_cast_or_null<ScopeOp>(op);
+  if (!scope)
+    return false;
+  bool found = false;
+  scope.walk([&](LeafOp leaf) {
+    if (found || leaf.getReduce() == ReduceKind::none)
+      return;
+    for (mlir::Operation *p = leaf->getParentOp(); p != scope && !found;
+         p = p->getParentOp())
+      found = llvm::cast<ScopeOp>(p).getMode() == Mode::unroll;
+  });
+  return found;
+}
+
+/// Whether `swap` (a swap_nested_scopes request) changes the loop order
+/// blockSite chose: a reduction loop of a register tile (a cache tile of
+/// the reduction placed above the output scopes, or the reduction scopes
+/// around the tile) would leave its place, or two scopes above a tile
+/// (the panels above the row tiles) would trade places.
 bool swapsTileReduction(Game &game, const MoveRequest &swap) {
   auto node = resolveNode(game.getKernel(), swap.location);
   if (!node) {
@@ -646,8 +683,9 @@ bool swapsTileReduction(Game &game, const MoveRequest &swap) {
   auto outer = llvm::dyn_cast<ScopeOp>(*node);
   if (!outer || outer.getBlock().empty())
     return false;
-  return isTileReduction(outer) ||
-         isTileReduction(&outer.getBlock().front());
+  mlir::Operation *inner = &outer.getBlock().front();
+  return isTileReduction(outer) || isTileReduction(inner) ||
+         (isAboveTile(outer) && isAboveTile(inner));
 }
 
 /// The dimension of `map` that `{depth}` alone indexes (coefficient 1, no

@@ -51,6 +51,10 @@ struct BlockSite {
   /// (an MLP projection of thousands of columns), a column tile of them
   /// above the reduction's cache tile, each panel row a long contiguous run.
   int64_t panelLanes = 0;
+  /// The most lanes whose panel of the contiguous operand holds the whole
+  /// reduction within the budget (k x lanes), where all of laneMain does
+  /// not fit (0 where it does): the limit of a panel of whole reductions.
+  int64_t wholePanelLanes = 0;
   /// The leaf right before the reduction scopes initializes the same
   /// element (`c[i,j] = 0`): it stays in the tile, before the reduction.
   bool hasInit = false;
@@ -84,6 +88,14 @@ struct BlockVariant {
   /// of every plane per image row (streams the prefetchers can follow
   /// when the output is not in cache).
   bool outputOrder = false;
+  /// The column tiles split into panels of the contiguous operand that
+  /// hold the whole reduction (BlockSite::wholePanelLanes), the panels
+  /// above the row tiles and the panel's column tiles below them: each
+  /// panel is read from memory once and reused from cache by every row
+  /// tile, and the accumulators still live across all of the reduction
+  /// (a 1x1 convolution's 64 input channels over 12544 pixels, where a
+  /// cache tile of the reduction loads and stores them every 16 steps).
+  bool wholePanel = false;
 };
 
 /// Every register-blocking site of `kernel`, in text order.
@@ -118,9 +130,10 @@ bool relayoutForLanes(Game &game, const MoveOptions &options);
 bool joinsRegisterTiles(Game &game, const MoveRequest &join);
 
 /// Whether `swap` (a swap_nested_scopes request) moves a reduction loop of
-/// a register tile (isTileReduction): fusion must not undo the loop order
-/// blockSite chose, its cache tile of the reduction above the output
-/// scopes included.
+/// a register tile (isTileReduction) or trades the places of two scopes
+/// above a register tile: fusion must not undo the loop order blockSite
+/// chose, its cache tile of the reduction above the output scopes and its
+/// panels above the row tiles included.
 bool swapsRegisterTileReduction(Game &game, const MoveRequest &swap);
 
 } // namespace heuristic
