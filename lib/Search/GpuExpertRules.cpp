@@ -741,7 +741,8 @@ std::vector<GpuExpertVariant> perfdojo::getGpuExpertVariants() {
     return v;
   };
   // Rule 1s's tiles: 16x16 threads of 4x4, 8x8 or 8x4 outputs, k tiles
-  // of 16; 8x8 threads of 4x4 (more blocks where the outputs are few).
+  // of 16; 8x8 threads of 4x4 (more blocks where the outputs are few);
+  // 16x16 threads of 4x4 with k tiles of 32 (half the barriers per term).
   auto shared = [&](int64_t threadsY, int64_t threadsX, int64_t rows,
                     int64_t cols, int64_t k) {
     GpuExpertVariant v = variant(4, 1, 128, true);
@@ -758,7 +759,8 @@ std::vector<GpuExpertVariant> perfdojo::getGpuExpertVariants() {
           variant(4, 1, 128, true, 1 << 18, 4, 4),
           variant(4, 1, 128, true, 1 << 18, 1, 1, false),
           shared(16, 16, 64, 64, 16), shared(16, 16, 128, 128, 16),
-          shared(16, 16, 128, 64, 16), shared(8, 8, 32, 32, 8)};
+          shared(16, 16, 128, 64, 16), shared(8, 8, 32, 32, 8),
+          shared(16, 16, 64, 64, 32)};
 }
 
 void perfdojo::applyGpuExpertRules(Game &game, const TargetDescription &target,

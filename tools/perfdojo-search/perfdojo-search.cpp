@@ -90,7 +90,8 @@ static cl::opt<std::string> targetName(
              "snitch (one Snitch core: candidates run on its executable "
              "model, perfdojo-run --engine=snitch, and cost their cycles) "
              "or a GPU chip (sm_80, sm_86, sm_89, sm_90: candidates run "
-             "through the CUDA driver, perfdojo-run --engine=cuda)"),
+             "through the CUDA driver, perfdojo-run --engine=cuda; cuda "
+             "stands for sm_90, rocm for gfx942)"),
     cl::cat(searchCategory));
 static cl::opt<std::string> gpuRemote(
     "gpu-remote", cl::init(""),
@@ -381,6 +382,7 @@ static int toolMain(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   parseToolCommandLine(argc, argv, searchCategory, "kernel-threads",
                        "PerfDojo search: optimize a kernel with moves\n");
+  targetName = TargetDescription::resolveGpuAlias(targetName).str();
 
 #ifdef PERFDOJO_WITH_AGENT
   agent::PerfLLMOptions perfllm;

@@ -114,6 +114,14 @@ TargetDescription TargetDescription::getSnitch() {
   return target;
 }
 
+llvm::StringRef TargetDescription::resolveGpuAlias(llvm::StringRef name) {
+  if (name == "cuda")
+    return "sm_90";
+  if (name == "rocm")
+    return "gfx942";
+  return name;
+}
+
 llvm::ArrayRef<llvm::StringRef> TargetDescription::getGpuChips() {
   static const llvm::SmallVector<llvm::StringRef> names = [] {
     llvm::SmallVector<llvm::StringRef> out;

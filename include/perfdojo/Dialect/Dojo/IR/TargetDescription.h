@@ -117,6 +117,10 @@ struct TargetDescription {
   static TargetDescription getSnitch();
   /// The chip names getGpu accepts, for messages.
   static llvm::ArrayRef<llvm::StringRef> getGpuChips();
+  /// The chip a vendor's name stands for where a tool takes a target:
+  /// `cuda` sm_90 and `rocm` gfx942 (the parts the GPU expert pass is
+  /// tuned and checked on); any other name unchanged.
+  static llvm::StringRef resolveGpuAlias(llvm::StringRef name);
   /// The target a name stands for: `default`, `cpu`, `host`, `snitch` or a chip
   /// of getGpuChips; nullopt for another name.
   static std::optional<TargetDescription> lookup(llvm::StringRef name);
