@@ -572,12 +572,13 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
     rest.sizes[*site.row] = rowSize - rowMain;
     rest.sizes[site.lane] = site.laneMain;
     rankTiles(rest, options, /*rowRemainder=*/false);
+    // The variant's loop order, with the remainder's own best tile.
+    BlockVariant remainder = variant;
+    remainder.tile = 0;
+    remainder.dividingRows = false;
+    remainder.operandsInRegisters = false;
     if (!rest.tiles.empty())
-      block(game, rest,
-            BlockVariant{0, variant.columnsOuter, variant.cacheTile, false,
-                         variant.columnsOutermost, false, variant.outputOrder,
-                         variant.wholePanel},
-            options);
+      block(game, rest, remainder, options);
   }
   if (cut) {
     // A tile of the widest narrow vector the remainder holds (56 columns:
