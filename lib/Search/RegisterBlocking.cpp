@@ -116,6 +116,43 @@ void rankTiles(BlockSite &site, const MoveOptions &options,
     site.tiles.push_back({r.rows, r.vectors});
 }
 
+/// Whether `epilogue` finishes the reduction `leaf`: a plain write of the
+/// same element of the same array.
+bool finishesReduction(LeafOp epilogue, LeafOp leaf) {
+  return epilogue.getArray() == leaf.getArray() &&
+         epilogue.getReduce() == ReduceKind::none &&
+         epilogue.getIndices().getResults() == leaf.getIndices().getResults();
+}
+
+/// The epilogue of the reduction `leaf` (BlockSite::Epilogue), whose
+/// enclosing `scopes` hold the reduction scopes from depth `reduction`.
+BlockSite::Epilogue findEpilogue(LeafOp leaf, llvm::ArrayRef<ScopeOp> scopes,
+                                 unsigned reduction) {
+  using Epilogue = BlockSite::Epilogue;
+  mlir::Operation *after = scopes[reduction]->getNextNode();
+  if (after) {
+    auto epilogue = llvm::dyn_cast<LeafOp>(after);
+    return epilogue && !after->getNextNode() &&
+                   finishesReduction(epilogue, leaf)
+               ? Epilogue::Fused
+               : Epilogue::None;
+  }
+  // A perfect nest of the output scopes' sizes right after the outermost
+  // scope, around one leaf.
+  mlir::Operation *node = scopes.front()->getNextNode();
+  for (unsigned d = 0; d < reduction; ++d) {
+    auto scope = llvm::dyn_cast_or_null<ScopeOp>(node);
+    if (!scope || scope.getMode() != Mode::seq ||
+        scope.getSize() != ScopeOp(scopes[d]).getSize() ||
+        !llvm::hasSingleElement(scope.getBlock()))
+      return Epilogue::None;
+    node = &scope.getBlock().front();
+  }
+  auto epilogue = llvm::dyn_cast<LeafOp>(node);
+  return epilogue && finishesReduction(epilogue, leaf) ? Epilogue::Fusable
+                                                       : Epilogue::None;
+}
+
 std::optional<BlockSite> analyzeSite(KernelOp kernel, LeafOp leaf,
                                      const LeafRef &ref,
                                      const MoveOptions &options) {
@@ -205,11 +242,14 @@ std::optional<BlockSite> analyzeSite(KernelOp kernel, LeafOp leaf,
   if (site.tiles.empty())
     return std::nullopt;
   ScopeOp first = scopes[site.reductions.front()];
+  site.epilogue = findEpilogue(leaf, scopes, site.reductions.front());
+  bool epilogueNext = site.epilogue == BlockSite::Epilogue::Fused;
   if (auto init = llvm::dyn_cast_or_null<LeafOp>(first->getPrevNode()))
     site.hasInit = ref.ordinal > 0 && init.getArray() == leaf.getArray() &&
                    init.getReduce() == ReduceKind::none &&
                    init.getIndices() == leaf.getIndices() &&
-                   !first->getNextNode() && !init->getPrevNode();
+                   (!first->getNextNode() || epilogueNext) &&
+                   !init->getPrevNode();
   // Cache tile of the first reduction scope: the panel of the contiguous
   // operand a tile row sweeps (kTile x the other reduction scopes it uses
   // x lanes: a convolution's 3x3 window too) within kPanelBytes, at least
@@ -278,12 +318,14 @@ public:
   }
 
   /// Fission until the leaf's scopes form a perfect nest from the top;
-  /// with `keep`, the scope holding `keep` and the leaf's reduction scope
-  /// keeps both (only that pair).
-  bool isolate(const LeafRef *keep = nullptr) {
+  /// the kept initialization `init` (right before the leaf's reduction
+  /// scope) and epilogue `epilogue` (right after it) stay that scope's
+  /// siblings, the only ones.
+  bool isolate(const LeafRef *init = nullptr,
+               const LeafRef *epilogue = nullptr) {
     unsigned depth = getNodeDepth(getLeaf());
-    auto kept = [&]() -> LeafOp {
-      return keep ? findLeaf(game.getKernel(), *keep) : LeafOp();
+    auto kept = [&](const LeafRef *ref) -> LeafOp {
+      return ref ? findLeaf(game.getKernel(), *ref) : LeafOp();
     };
     for (int d = int(depth) - 1; d >= 0; --d) {
       auto child = [&]() -> mlir::Operation * {
@@ -293,32 +335,61 @@ public:
                                                : current.getOperation();
       };
       mlir::Operation *begin = child();
-      if (LeafOp init = kept(); init && init->getNextNode() == begin)
-        begin = init;
+      if (LeafOp first = kept(init); first && first->getNextNode() == begin)
+        begin = first;
       if (mlir::Operation *prev = begin->getPrevNode())
         apply(MoveKind::SplitOff, getPathSelector(getFirstLeaf(prev), d));
-      if (child()->getNextNode())
-        apply(MoveKind::SplitOff, at(d));
+      mlir::Operation *end = child();
+      std::string cut = at(d);
+      if (LeafOp last = kept(epilogue);
+          last && end->getNextNode() == last.getOperation()) {
+        end = last;
+        cut = getPathSelector(last, d);
+      }
+      if (end->getNextNode())
+        apply(MoveKind::SplitOff, cut);
     }
     for (ScopeOp scope : getEnclosingScopes(getLeaf())) {
-      unsigned children = llvm::range_size(scope.getBlock());
-      LeafOp init = kept();
-      if (children > 2 ||
-          (children == 2 && (!init || init->getParentOp() != scope)))
+      unsigned expected = 1;
+      for (const LeafRef *ref : {init, epilogue})
+        if (LeafOp leaf = kept(ref); leaf && leaf->getParentOp() == scope)
+          ++expected;
+      if (llvm::range_size(scope.getBlock()) != expected)
         return false;
     }
     return true;
   }
 
-  /// Separates the kept initialization `init` (a sibling of the reduction
-  /// scopes) from the leaf at every depth of `labels` (deepest first).
-  bool separate(const LeafRef &init, llvm::ArrayRef<int> tileLabels) {
-    for (int label : llvm::reverse(tileLabels))
-      if (auto d = position(label))
-        if (!apply(MoveKind::SplitOff,
-                   getPathSelector(findLeaf(game.getKernel(), init), *d)))
-          return false;
+  /// Separates the kept initialization `init` (a sibling before the
+  /// reduction scopes) and epilogue `epilogue` (a sibling after them) from
+  /// the leaf at every depth of `labels` (deepest first).
+  bool separate(const LeafRef *init, const LeafRef *epilogue,
+                llvm::ArrayRef<int> tileLabels) {
+    for (int label : llvm::reverse(tileLabels)) {
+      std::optional<unsigned> d = position(label);
+      if (!d)
+        continue;
+      if (epilogue && !apply(MoveKind::SplitOff, at(*d)))
+        return false;
+      if (init && !apply(MoveKind::SplitOff,
+                         getPathSelector(findLeaf(game.getKernel(), *init),
+                                         *d)))
+        return false;
+    }
     return true;
+  }
+
+  /// Fuses the epilogue's nest into the leaf's (join_scopes of every output
+  /// scope, outermost first); true when the epilogue `epilogue` ends up the
+  /// sibling right after the leaf's scope at depth `reduction`.
+  bool fuseEpilogue(const LeafRef &epilogue, unsigned reduction) {
+    for (unsigned d = 0; d < reduction; ++d)
+      if (!apply(MoveKind::JoinScopes, at(d)))
+        return false;
+    LeafOp last = findLeaf(game.getKernel(), epilogue);
+    auto scopes = getEnclosingScopes(getLeaf());
+    return last && reduction < scopes.size() &&
+           scopes[reduction]->getNextNode() == last.getOperation();
   }
 
   void initLabels() {
@@ -388,7 +459,20 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
   LeafRef init = site.getInit();
   const LeafRef *keep = keepInit ? &init : nullptr;
   NestBuilder nest(game, site.leaf);
-  if (!nest.getLeaf() || !nest.isolate(keep))
+  if (!nest.getLeaf())
+    return fail();
+  // The epilogue joins the tile where the tile holds the whole reduction:
+  // the accumulators are finished in registers and stored once.
+  bool keepEpilogue = site.epilogue == BlockSite::Epilogue::Fused;
+  LeafRef epilogue = site.getEpilogue();
+  if (site.epilogue == BlockSite::Epilogue::Fusable && !cacheTile) {
+    size_t unfused = game.history().size();
+    keepEpilogue = nest.fuseEpilogue(epilogue, reduction);
+    if (!keepEpilogue)
+      undoTo(game, unfused);
+  }
+  const LeafRef *keepLast = keepEpilogue ? &epilogue : nullptr;
+  if (!nest.isolate(keep, keepLast))
     return fail();
   // A lane scope that is not a multiple of W: the remainder is cut off and
   // becomes a tile of narrow vectors or scalars (below), the main part is
@@ -396,7 +480,7 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
   bool cut = site.laneMain != site.sizes[site.lane];
   if (cut) {
     if (!nest.apply(MoveKind::CutScope, nest.at(site.lane), {site.laneMain}) ||
-        !nest.isolate(keep))
+        !nest.isolate(keep, keepLast))
       return fail();
   }
   int64_t rowSize = site.row ? site.sizes[*site.row] : 1;
@@ -417,7 +501,7 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
   bool cutRows = rowMain != rowSize;
   if (cutRows) {
     if (!nest.apply(MoveKind::CutScope, nest.at(*site.row), {rowMain}) ||
-        !nest.isolate(keep))
+        !nest.isolate(keep, keepLast))
       return fail();
   }
   nest.initLabels();
@@ -527,14 +611,15 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
       reductionOrder.push_back(d);
   const int tileLabels[] = {NestBuilder::kRowsIn, NestBuilder::kVectors,
                             NestBuilder::kLane};
-  // With the initialization in the tile: first order the output scopes
-  // above it, then give it its own copy of the tile scopes.
+  // With the initialization or the epilogue in the tile: first order the
+  // output scopes above them, then give each its own copy of the tile
+  // scopes.
   llvm::SmallVector<std::pair<int, unsigned>> initTile;
-  if (keepInit) {
+  if (keepInit || keepEpilogue) {
     llvm::SmallVector<int> order = outerOrder;
     order.append(std::begin(tileLabels), std::end(tileLabels));
     order.append(reductionOrder);
-    if (!nest.permute(order) || !nest.separate(init, tileLabels))
+    if (!nest.permute(order) || !nest.separate(keep, keepLast, tileLabels))
       return fail();
     for (int label : tileLabels)
       if (auto d = nest.position(label))
@@ -552,23 +637,30 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
   for (int label : {NestBuilder::kVectors, NestBuilder::kRowsIn})
     if (auto d = nest.position(label))
       nest.apply(MoveKind::SetUnroll, nest.at(*d));
-  // The initialization tile: vector lanes, unrolled.
-  for (auto [label, depth] : llvm::reverse(initTile)) {
-    std::string at = getPathSelector(findLeaf(game.getKernel(), init), depth);
-    if (label == NestBuilder::kLane)
-      nest.apply(vector ? MoveKind::SetVector : MoveKind::SetUnroll, at);
-    else
-      nest.apply(MoveKind::SetUnroll, at);
+  // The initialization and epilogue tiles: vector lanes, unrolled.
+  for (const LeafRef *ref : {keep, keepLast}) {
+    if (!ref)
+      continue;
+    for (auto [label, depth] : llvm::reverse(initTile)) {
+      std::string at = getPathSelector(findLeaf(game.getKernel(), *ref), depth);
+      if (label == NestBuilder::kLane)
+        nest.apply(vector ? MoveKind::SetVector : MoveKind::SetUnroll, at);
+      else
+        nest.apply(MoveKind::SetUnroll, at);
+    }
   }
   // The remainders follow the main tile in text order: the remainder rows
   // (of the lanes' main part), then the remainder lanes (of every row);
   // each is the next writer of the array after the previous part's
-  // initialization copy and leaf.
-  unsigned writersPerPart = keepInit ? 2 : 1;
+  // initialization copy, leaf and epilogue copy.
+  unsigned writersPerPart = 1 + keepInit + keepEpilogue;
+  BlockSite::Epilogue restEpilogue =
+      keepEpilogue ? BlockSite::Epilogue::Fused : BlockSite::Epilogue::None;
   if (cutRows) {
     BlockSite rest = site;
     rest.leaf.ordinal += writersPerPart;
     rest.hasInit = keepInit;
+    rest.epilogue = restEpilogue;
     rest.sizes[*site.row] = rowSize - rowMain;
     rest.sizes[site.lane] = site.laneMain;
     rankTiles(rest, options, /*rowRemainder=*/false);
@@ -586,6 +678,7 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
     BlockSite rest = site;
     rest.leaf.ordinal += writersPerPart * (cutRows ? 2 : 1);
     rest.hasInit = keepInit;
+    rest.epilogue = restEpilogue;
     rest.sizes[site.lane] -= site.laneMain;
     LeafOp leaf = findLeaf(game.getKernel(), rest.leaf);
     int64_t lanes = leaf ? getLanesWithin(game.getKernel(), leaf,

@@ -61,6 +61,15 @@ struct BlockSite {
   /// That initialization: the writer of the array right before the leaf
   /// (meaningful with hasInit).
   LeafRef getInit() const { return {leaf.array, leaf.ordinal - 1}; }
+  /// An elementwise epilogue of the reduction: a plain write of the same
+  /// element (`c[i,j] = relu(c[i,j])`) that finishes it. `Fusable`: the
+  /// only leaf of a perfect nest of the output scopes right after the
+  /// leaf's outermost scope, fused into the tile by join_scopes; `Fused`:
+  /// already the sibling right after the reduction scopes (a remainder's
+  /// copy). Either way it is the next writer of the array.
+  enum class Epilogue { None, Fusable, Fused };
+  Epilogue epilogue = Epilogue::None;
+  LeafRef getEpilogue() const { return {leaf.array, leaf.ordinal + 1}; }
 };
 
 /// One variant of the blocking rule: which ranked tile, the order of the
