@@ -148,6 +148,8 @@ LogicalResult KernelLowering::lowerScope(ScopeOp scope, OpBuilder &b) {
     return lowerParallelBody(scope, loop.getInductionVars().front(), b);
   }
   case Mode::unroll: {
+    if (std::optional<TransposingCopy> copy = getTransposingCopy(scope))
+      return lowerTransposingCopy(*copy, b);
     for (int64_t i = 0; i < size; ++i) {
       ivs.push_back(arith::ConstantIndexOp::create(b, loc, i));
       LogicalResult result = lowerNodes(scope.getBlock(), b);

@@ -10,6 +10,7 @@
 #include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
@@ -444,6 +445,26 @@ Storage &LeafEmitter::addStorage(BufferOp buffer, Attribute memorySpace,
 // Indices
 //===----------------------------------------------------------------------===//
 
+/// Row-major element strides of `type`'s dimensions.
+static SmallVector<int64_t, 4> getRowMajorStrides(MemRefType type) {
+  ArrayRef<int64_t> shape = type.getShape();
+  SmallVector<int64_t, 4> strides(shape.size(), 1);
+  for (int i = int(shape.size()) - 2; i >= 0; --i)
+    strides[i] = strides[i + 1] * shape[i + 1];
+  return strides;
+}
+
+/// The element offset per step of the variable at `depth` in `storage`
+/// under `map`.
+static int64_t getLinearStride(Storage &storage, AffineMap map,
+                               unsigned depth) {
+  SmallVector<int64_t, 4> strides = getRowMajorStrides(storage.type);
+  int64_t stride = 0;
+  for (auto [i, d] : llvm::enumerate(storage.dims))
+    stride += getLinearForm(map.getResult(d))->coeff(depth) * strides[i];
+  return stride;
+}
+
 Value LeafEmitter::emitLinear(OpBuilder &b, Location loc,
                                  const LinearForm &form, int64_t lane) {
   Value sum;
@@ -501,10 +522,7 @@ llvm::MaybeAlign LeafEmitter::getVectorAlignment(Storage &storage,
   // The first lane's element offset is a sum of terms (constants and
   // multiples of the other iteration variables, times the row-major
   // strides of the stored dimensions): it is a multiple of their gcd.
-  ArrayRef<int64_t> shape = storage.type.getShape();
-  SmallVector<int64_t, 4> strides(shape.size(), 1);
-  for (int i = int(shape.size()) - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * shape[i + 1];
+  SmallVector<int64_t, 4> strides = getRowMajorStrides(storage.type);
   uint64_t divisor = 0;
   for (auto [i, d] : llvm::enumerate(storage.dims)) {
     LinearForm form = *getLinearForm(map.getResult(d));
@@ -634,6 +652,135 @@ LogicalResult LeafEmitter::lowerVectorScope(ScopeOp scope, OpBuilder &b) {
   ivs.pop_back();
   laneDepth.reset();
   return result;
+}
+
+/// The widest square a transposing copy moves through registers.
+static constexpr int64_t kMaxTransposeLanes = 8;
+
+std::optional<LeafEmitter::TransposingCopy>
+LeafEmitter::getTransposingCopy(ScopeOp unroll) {
+  // A chain of `:u` scopes, each the only child of the one above, around a
+  // `:v` scope.
+  TransposingCopy copy;
+  ScopeOp scope = unroll;
+  while (scope.getMode() == Mode::unroll &&
+         llvm::hasSingleElement(scope.getBlock())) {
+    copy.rows.push_back(scope);
+    scope = dyn_cast<ScopeOp>(scope.getBlock().front());
+    if (!scope)
+      return std::nullopt;
+  }
+  if (scope.getMode() != Mode::vector)
+    return std::nullopt;
+  copy.lanes = scope;
+  copy.leaf = cast<LeafOp>(scope.getBlock().front());
+  LeafOp leaf = copy.leaf;
+  if (leaf.getKind() != OpKind::copy || leaf.getReduce() != ReduceKind::none ||
+      leaf.getInputs().size() != 1)
+    return std::nullopt;
+  auto source = dyn_cast<AccessAttr>(leaf.getInputs()[0]);
+  if (!source)
+    return std::nullopt;
+  Storage &in = storageOf(source.getArray().getValue());
+  Storage &out = storageOf(leaf.getArray());
+  if (in.type.getElementType() != out.type.getElementType() ||
+      isBoolType(out.buffer.getElementType()) || !in.memref || !out.memref)
+    return std::nullopt;
+  // The unrolled variables read one run of consecutive source elements
+  // (row-major over them), at least a vector's worth in whole vectors.
+  AffineMap map = source.getIndices();
+  unsigned first = ivs.size();
+  int64_t run = 1;
+  for (unsigned k = copy.rows.size(); k-- > 0;) {
+    if (getLinearStride(in, map, first + k) != run)
+      return std::nullopt;
+    run *= copy.rows[k].getSize();
+  }
+  // Squares of up to 8 lanes: a 16 x 16 square's shuffles (upstream's
+  // flat or 16x16 transpose lowerings) measured slower than gathering the
+  // lanes one by one on Zen 4, an 8 x 8 square's several times faster.
+  int64_t width = copy.lanes.getSize();
+  if (width > kMaxTransposeLanes || run % width != 0)
+    return std::nullopt;
+  // The lanes write consecutive output elements and read across the
+  // source's rows.
+  laneDepth = first + copy.rows.size();
+  bool transposing =
+      classify(out, leaf.getIndices()) == LaneAccess::Contiguous &&
+      classify(in, map) == LaneAccess::Scattered;
+  laneDepth.reset();
+  if (!transposing)
+    return std::nullopt;
+  return copy;
+}
+
+LogicalResult LeafEmitter::lowerTransposingCopy(TransposingCopy &copy,
+                                                OpBuilder &b) {
+  LeafOp leaf = copy.leaf;
+  Location loc = leaf.getLoc();
+  auto source = cast<AccessAttr>(leaf.getInputs()[0]);
+  AffineMap map = source.getIndices();
+  Storage &in = storageOf(source.getArray().getValue());
+  Storage &out = storageOf(leaf.getArray());
+  Type elem = out.type.getElementType();
+  unsigned first = ivs.size();
+  int64_t run = 1;
+  for (ScopeOp row : copy.rows) {
+    run *= row.getSize();
+    ivs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
+  }
+  laneDepth = ivs.size();
+  laneWidth = copy.lanes.getSize();
+  ivs.push_back(Value());
+  // Each lane's run, read from a flat view of the source in blocks of a
+  // vector's length; each lanes x block square transposed in registers and
+  // stored one row (a vector of lanes) at a time.
+  SmallVector<ReassociationIndices> all(1);
+  for (int64_t d = 0, e = in.type.getRank(); d < e; ++d)
+    all.front().push_back(d);
+  Value flat = memref::CollapseShapeOp::create(b, loc, in.memref, all);
+  SmallVector<int64_t, 4> strides = getRowMajorStrides(in.type);
+  SmallVector<Value> starts;
+  for (int64_t l = 0; l < laneWidth; ++l) {
+    Value offset;
+    for (auto [index, stride] :
+         llvm::zip_equal(emitIndices(b, loc, in, map, l), strides)) {
+      Value term = arith::MulIOp::create(
+          b, loc, index, arith::ConstantIndexOp::create(b, loc, stride));
+      offset = offset ? arith::AddIOp::create(b, loc, offset, term) : term;
+    }
+    starts.push_back(offset);
+  }
+  auto squareType = VectorType::get({laneWidth, laneWidth}, elem);
+  auto rowType = VectorType::get({laneWidth}, elem);
+  for (int64_t block = 0; block < run; block += laneWidth) {
+    Value square = arith::ConstantOp::create(
+        b, loc, squareType, cast<TypedAttr>(b.getZeroAttr(squareType)));
+    for (int64_t l = 0; l < laneWidth; ++l) {
+      Value at = arith::AddIOp::create(
+          b, loc, starts[l], arith::ConstantIndexOp::create(b, loc, block));
+      Value v = vector::LoadOp::create(b, loc, rowType, flat, at);
+      square = vector::InsertOp::create(b, loc, v, square, l);
+    }
+    Value transposed = vector::TransposeOp::create(b, loc, square, {1, 0});
+    for (int64_t r = 0; r < laneWidth; ++r) {
+      // The row's unrolled coordinates, innermost fastest.
+      int64_t rest = block + r;
+      for (size_t k = copy.rows.size(); k-- > 0;) {
+        int64_t size = copy.rows[k].getSize();
+        ivs[first + k] = arith::ConstantIndexOp::create(b, loc, rest % size);
+        rest /= size;
+      }
+      Value v = vector::ExtractOp::create(b, loc, transposed, r);
+      vector::StoreOp::create(
+          b, loc, v, out.memref, emitIndices(b, loc, out, leaf.getIndices()),
+          /*nontemporal=*/out.buffer && out.buffer.getNontemporal(),
+          getVectorAlignment(out, leaf.getIndices()));
+    }
+  }
+  ivs.resize(first);
+  laneDepth.reset();
+  return success();
 }
 
 LogicalResult LeafEmitter::lowerVectorLeaf(LeafOp leaf, OpBuilder &b) {

@@ -15,6 +15,7 @@
 #include "mlir/Conversion/SCFToOpenMP/SCFToOpenMP.h"
 #include "mlir/Conversion/UBToLLVM/UBToLLVM.h"
 #include "mlir/Conversion/VectorToLLVM/ConvertVectorToLLVMPass.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -33,6 +34,8 @@ void perfdojo::buildDojoToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertSCFToOpenMPPass());
   // Memrefs first: the OpenMP lowerings wrap parallel bodies in
   // alloca scopes that the control-flow lowering cannot see through.
+  // Flat views (a transposing copy's source) become reinterpret casts.
+  pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
   pm.addPass(createSCFToControlFlowPass());
   // Math before vectors: libm calls of `:v` operations (tan, sinh, ...)
