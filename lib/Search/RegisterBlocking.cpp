@@ -28,7 +28,10 @@
 //            tiles, column tiles, r, u, W) above the initialization,
 //            split_off of the initialization's tile, swap_nested_scopes of
 //            the reduction scopes outside (r, u, W); set_vector on W,
-//            set_unroll on u and r, in both tiles.
+//            set_unroll on u and r, in both tiles. An elementwise epilogue
+//            of the reduction (`c = relu(c)`, the next nest) is first fused
+//            in (join_scopes) where the reduction is not cache-tiled, and
+//            gets a tile of its own after the reduction scopes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -463,7 +466,8 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
     return fail();
   // The epilogue joins the tile where the tile holds the whole reduction:
   // the accumulators are finished in registers and stored once.
-  bool keepEpilogue = site.epilogue == BlockSite::Epilogue::Fused;
+  bool keepEpilogue =
+      site.epilogue == BlockSite::Epilogue::Fused && !cacheTile;
   LeafRef epilogue = site.getEpilogue();
   if (site.epilogue == BlockSite::Epilogue::Fusable && !cacheTile) {
     size_t unfused = game.history().size();

@@ -5,7 +5,8 @@
 // reduction variables (`c[i,j] += a[i,k] * b[k,j]`, a convolution) becomes
 // a tile of unrolled accumulators: lanes along the output's contiguous
 // dimension, a few rows along another output dimension, the reduction
-// scopes outside the tile, the initialization in its own copy of the tile.
+// scopes outside the tile, the initialization in its own copy of the tile
+// before them and an elementwise epilogue (`c = relu(c)`) in one after them.
 // Every step is a legal move; an illegal one abandons the site.
 //
 //===----------------------------------------------------------------------===//
