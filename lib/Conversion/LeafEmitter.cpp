@@ -683,7 +683,9 @@ LeafEmitter::getTransposingCopy(ScopeOp unroll) {
     return std::nullopt;
   Storage &in = storageOf(source.getArray().getValue());
   Storage &out = storageOf(leaf.getArray());
-  if (in.type.getElementType() != out.type.getElementType() ||
+  // A copy within one buffer keeps its element order: a later row may read
+  // what an earlier row wrote.
+  if (&in == &out || in.type.getElementType() != out.type.getElementType() ||
       isBoolType(out.buffer.getElementType()) || !in.memref || !out.memref)
     return std::nullopt;
   // The unrolled variables read one run of consecutive source elements

@@ -62,3 +62,21 @@
       }
     }
   }
+
+// -----
+
+// A transposing copy within one buffer stays lane by lane: a later row
+// reads elements an earlier row wrote.
+
+// CHECK-LABEL: func.func @tc4(
+// CHECK-NOT:     memref.collapse_shape
+// CHECK-NOT:     vector.transpose
+// CHECK:         vector.from_elements
+  dojo.kernel @tc4 {
+    dojo.buffer a f32 [8, 8] heap inout
+    dojo.scope 8:u {
+      dojo.scope 8:v {
+        dojo.leaf a[{0}, {1}] = a[{1}, {0}]
+      }
+    }
+  }
