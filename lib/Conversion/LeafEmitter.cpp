@@ -692,17 +692,16 @@ LeafEmitter::getTransposingCopy(ScopeOp unroll) {
   // (row-major over them), at least a vector's worth in whole vectors.
   AffineMap map = source.getIndices();
   unsigned first = ivs.size();
-  int64_t run = 1;
   for (unsigned k = copy.rows.size(); k-- > 0;) {
-    if (getLinearStride(in, map, first + k) != run)
+    if (getLinearStride(in, map, first + k) != copy.run)
       return std::nullopt;
-    run *= copy.rows[k].getSize();
+    copy.run *= copy.rows[k].getSize();
   }
   // Squares of up to 8 lanes: a 16 x 16 square's shuffles (upstream's
   // flat or 16x16 transpose lowerings) measured slower than gathering the
   // lanes one by one on Zen 4, an 8 x 8 square's several times faster.
   int64_t width = copy.lanes.getSize();
-  if (width > kMaxTransposeLanes || run % width != 0)
+  if (width > kMaxTransposeLanes || copy.run % width != 0)
     return std::nullopt;
   // The lanes write consecutive output elements and read across the
   // source's rows.
@@ -726,11 +725,8 @@ LogicalResult LeafEmitter::lowerTransposingCopy(TransposingCopy &copy,
   Storage &out = storageOf(leaf.getArray());
   Type elem = out.type.getElementType();
   unsigned first = ivs.size();
-  int64_t run = 1;
-  for (ScopeOp row : copy.rows) {
-    run *= row.getSize();
+  for (size_t k = 0; k < copy.rows.size(); ++k)
     ivs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
-  }
   laneDepth = ivs.size();
   laneWidth = copy.lanes.getSize();
   ivs.push_back(Value());
@@ -755,7 +751,7 @@ LogicalResult LeafEmitter::lowerTransposingCopy(TransposingCopy &copy,
   }
   auto squareType = VectorType::get({laneWidth, laneWidth}, elem);
   auto rowType = VectorType::get({laneWidth}, elem);
-  for (int64_t block = 0; block < run; block += laneWidth) {
+  for (int64_t block = 0; block < copy.run; block += laneWidth) {
     Value square = arith::ConstantOp::create(
         b, loc, squareType, cast<TypedAttr>(b.getZeroAttr(squareType)));
     for (int64_t l = 0; l < laneWidth; ++l) {

@@ -66,6 +66,8 @@ public:
     llvm::SmallVector<dojo::ScopeOp> rows;
     dojo::ScopeOp lanes;
     dojo::LeafOp leaf;
+    /// The consecutive source elements each lane reads.
+    int64_t run = 1;
   };
   /// The transposing copy at `unroll` (a `:u` scope at the current depth).
   std::optional<TransposingCopy> getTransposingCopy(dojo::ScopeOp unroll);

@@ -119,12 +119,12 @@ void rankTiles(BlockSite &site, const MoveOptions &options,
     site.tiles.push_back({r.rows, r.vectors});
 }
 
-/// Whether `epilogue` finishes the reduction `leaf`: a plain write of the
-/// same element of the same array.
-bool finishesReduction(LeafOp epilogue, LeafOp leaf) {
-  return epilogue.getArray() == leaf.getArray() &&
-         epilogue.getReduce() == ReduceKind::none &&
-         epilogue.getIndices().getResults() == leaf.getIndices().getResults();
+/// Whether `other` is a plain write of the element the reduction `leaf`
+/// updates (its initialization before it, its epilogue after it).
+bool writesReducedElement(LeafOp other, LeafOp leaf) {
+  return other.getArray() == leaf.getArray() &&
+         other.getReduce() == ReduceKind::none &&
+         other.getIndices() == leaf.getIndices();
 }
 
 /// The epilogue of the reduction `leaf` (BlockSite::Epilogue), whose
@@ -136,7 +136,7 @@ BlockSite::Epilogue findEpilogue(LeafOp leaf, llvm::ArrayRef<ScopeOp> scopes,
   if (after) {
     auto epilogue = llvm::dyn_cast<LeafOp>(after);
     return epilogue && !after->getNextNode() &&
-                   finishesReduction(epilogue, leaf)
+                   writesReducedElement(epilogue, leaf)
                ? Epilogue::Fused
                : Epilogue::None;
   }
@@ -152,7 +152,7 @@ BlockSite::Epilogue findEpilogue(LeafOp leaf, llvm::ArrayRef<ScopeOp> scopes,
     node = &scope.getBlock().front();
   }
   auto epilogue = llvm::dyn_cast<LeafOp>(node);
-  return epilogue && finishesReduction(epilogue, leaf) ? Epilogue::Fusable
+  return epilogue && writesReducedElement(epilogue, leaf) ? Epilogue::Fusable
                                                        : Epilogue::None;
 }
 
@@ -248,9 +248,7 @@ std::optional<BlockSite> analyzeSite(KernelOp kernel, LeafOp leaf,
   site.epilogue = findEpilogue(leaf, scopes, site.reductions.front());
   bool epilogueNext = site.epilogue == BlockSite::Epilogue::Fused;
   if (auto init = llvm::dyn_cast_or_null<LeafOp>(first->getPrevNode()))
-    site.hasInit = ref.ordinal > 0 && init.getArray() == leaf.getArray() &&
-                   init.getReduce() == ReduceKind::none &&
-                   init.getIndices() == leaf.getIndices() &&
+    site.hasInit = ref.ordinal > 0 && writesReducedElement(init, leaf) &&
                    (!first->getNextNode() || epilogueNext) &&
                    !init->getPrevNode();
   // Cache tile of the first reduction scope: the panel of the contiguous
@@ -618,7 +616,7 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
   // With the initialization or the epilogue in the tile: first order the
   // output scopes above them, then give each its own copy of the tile
   // scopes.
-  llvm::SmallVector<std::pair<int, unsigned>> initTile;
+  llvm::SmallVector<std::pair<int, unsigned>> copyTile;
   if (keepInit || keepEpilogue) {
     llvm::SmallVector<int> order = outerOrder;
     order.append(std::begin(tileLabels), std::end(tileLabels));
@@ -627,7 +625,7 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
       return fail();
     for (int label : tileLabels)
       if (auto d = nest.position(label))
-        initTile.push_back({label, *d});
+        copyTile.push_back({label, *d});
   }
   llvm::SmallVector<int> order = outerOrder;
   order.append(reductionOrder);
@@ -645,7 +643,7 @@ bool block(Game &game, const BlockSite &site, const BlockVariant &variant,
   for (const LeafRef *ref : {keep, keepLast}) {
     if (!ref)
       continue;
-    for (auto [label, depth] : llvm::reverse(initTile)) {
+    for (auto [label, depth] : llvm::reverse(copyTile)) {
       std::string at = getPathSelector(findLeaf(game.getKernel(), *ref), depth);
       if (label == NestBuilder::kLane)
         nest.apply(vector ? MoveKind::SetVector : MoveKind::SetUnroll, at);
