@@ -445,20 +445,11 @@ Storage &LeafEmitter::addStorage(BufferOp buffer, Attribute memorySpace,
 // Indices
 //===----------------------------------------------------------------------===//
 
-/// Row-major element strides of `type`'s dimensions.
-static SmallVector<int64_t, 4> getRowMajorStrides(MemRefType type) {
-  ArrayRef<int64_t> shape = type.getShape();
-  SmallVector<int64_t, 4> strides(shape.size(), 1);
-  for (int i = int(shape.size()) - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * shape[i + 1];
-  return strides;
-}
-
 /// The element offset per step of the variable at `depth` in `storage`
 /// under `map`.
 static int64_t getLinearStride(Storage &storage, AffineMap map,
                                unsigned depth) {
-  SmallVector<int64_t, 4> strides = getRowMajorStrides(storage.type);
+  SmallVector<int64_t> strides = storage.type.getStridesAndOffset().first;
   int64_t stride = 0;
   for (auto [i, d] : llvm::enumerate(storage.dims))
     stride += getLinearForm(map.getResult(d))->coeff(depth) * strides[i];
@@ -522,7 +513,7 @@ llvm::MaybeAlign LeafEmitter::getVectorAlignment(Storage &storage,
   // The first lane's element offset is a sum of terms (constants and
   // multiples of the other iteration variables, times the row-major
   // strides of the stored dimensions): it is a multiple of their gcd.
-  SmallVector<int64_t, 4> strides = getRowMajorStrides(storage.type);
+  SmallVector<int64_t> strides = storage.type.getStridesAndOffset().first;
   uint64_t divisor = 0;
   for (auto [i, d] : llvm::enumerate(storage.dims)) {
     LinearForm form = *getLinearForm(map.getResult(d));
@@ -737,7 +728,7 @@ LogicalResult LeafEmitter::lowerTransposingCopy(TransposingCopy &copy,
   for (int64_t d = 0, e = in.type.getRank(); d < e; ++d)
     all.front().push_back(d);
   Value flat = memref::CollapseShapeOp::create(b, loc, in.memref, all);
-  SmallVector<int64_t, 4> strides = getRowMajorStrides(in.type);
+  SmallVector<int64_t> strides = in.type.getStridesAndOffset().first;
   SmallVector<Value> starts;
   for (int64_t l = 0; l < laneWidth; ++l) {
     Value offset;
