@@ -8,6 +8,7 @@
 
 #include "LeafEmitter.h"
 #include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
+#include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -445,17 +446,6 @@ Storage &LeafEmitter::addStorage(BufferOp buffer, Attribute memorySpace,
 // Indices
 //===----------------------------------------------------------------------===//
 
-/// The element offset per step of the variable at `depth` in `storage`
-/// under `map`.
-static int64_t getLinearStride(Storage &storage, AffineMap map,
-                               unsigned depth) {
-  SmallVector<int64_t> strides = storage.type.getStridesAndOffset().first;
-  int64_t stride = 0;
-  for (auto [i, d] : llvm::enumerate(storage.dims))
-    stride += getLinearForm(map.getResult(d))->coeff(depth) * strides[i];
-  return stride;
-}
-
 Value LeafEmitter::emitLinear(OpBuilder &b, Location loc,
                                  const LinearForm &form, int64_t lane) {
   Value sum;
@@ -645,70 +635,22 @@ LogicalResult LeafEmitter::lowerVectorScope(ScopeOp scope, OpBuilder &b) {
   return result;
 }
 
-/// The widest square a transposing copy moves through registers.
-static constexpr int64_t kMaxTransposeLanes = 8;
-
-std::optional<LeafEmitter::TransposingCopy>
+std::optional<TransposingCopy>
 LeafEmitter::getTransposingCopy(ScopeOp unroll) {
-  // A chain of `:u` scopes, each the only child of the one above, around a
-  // `:v` scope.
-  TransposingCopy copy;
-  ScopeOp scope = unroll;
-  while (scope.getMode() == Mode::unroll &&
-         llvm::hasSingleElement(scope.getBlock())) {
-    copy.rows.push_back(scope);
-    scope = dyn_cast<ScopeOp>(scope.getBlock().front());
-    if (!scope)
-      return std::nullopt;
-  }
-  if (scope.getMode() != Mode::vector)
+  static const TargetDescription cpu = TargetDescription::getCpu();
+  std::optional<TransposingCopy> copy = matchTransposingCopy(unroll, cpu);
+  if (!copy)
     return std::nullopt;
-  copy.lanes = scope;
-  copy.leaf = cast<LeafOp>(scope.getBlock().front());
-  LeafOp leaf = copy.leaf;
-  if (leaf.getKind() != OpKind::copy || leaf.getReduce() != ReduceKind::none ||
-      leaf.getInputs().size() != 1)
-    return std::nullopt;
-  auto source = dyn_cast<AccessAttr>(leaf.getInputs()[0]);
-  if (!source)
-    return std::nullopt;
-  Storage &in = storageOf(source.getArray().getValue());
-  Storage &out = storageOf(leaf.getArray());
-  // A copy within one buffer keeps its element order: a later row may read
-  // what an earlier row wrote.
-  if (&in == &out || in.type.getElementType() != out.type.getElementType() ||
-      isBoolType(out.buffer.getElementType()) || !in.memref || !out.memref)
-    return std::nullopt;
-  // The unrolled variables read one run of consecutive source elements
-  // (row-major over them), at least a vector's worth in whole vectors.
-  AffineMap map = source.getIndices();
-  unsigned first = ivs.size();
-  for (unsigned k = copy.rows.size(); k-- > 0;) {
-    if (getLinearStride(in, map, first + k) != copy.run)
-      return std::nullopt;
-    copy.run *= copy.rows[k].getSize();
-  }
-  // Squares of up to 8 lanes: a 16 x 16 square's shuffles (upstream's
-  // flat or 16x16 transpose lowerings) measured slower than gathering the
-  // lanes one by one on Zen 4, an 8 x 8 square's several times faster.
-  int64_t width = copy.lanes.getSize();
-  if (width > kMaxTransposeLanes || copy.run % width != 0)
-    return std::nullopt;
-  // The lanes write consecutive output elements and read across the
-  // source's rows.
-  laneDepth = first + copy.rows.size();
-  bool transposing =
-      classify(out, leaf.getIndices()) == LaneAccess::Contiguous &&
-      classify(in, map) == LaneAccess::Scattered;
-  laneDepth.reset();
-  if (!transposing)
+  auto source = cast<AccessAttr>(copy->lanes.leaf.getInputs()[0]);
+  if (!storageOf(source.getArray().getValue()).memref ||
+      !storageOf(copy->lanes.leaf.getArray()).memref)
     return std::nullopt;
   return copy;
 }
 
 LogicalResult LeafEmitter::lowerTransposingCopy(TransposingCopy &copy,
                                                 OpBuilder &b) {
-  LeafOp leaf = copy.leaf;
+  LeafOp leaf = copy.lanes.leaf;
   Location loc = leaf.getLoc();
   auto source = cast<AccessAttr>(leaf.getInputs()[0]);
   AffineMap map = source.getIndices();
@@ -719,11 +661,10 @@ LogicalResult LeafEmitter::lowerTransposingCopy(TransposingCopy &copy,
   for (size_t k = 0; k < copy.rows.size(); ++k)
     ivs.push_back(arith::ConstantIndexOp::create(b, loc, 0));
   laneDepth = ivs.size();
-  laneWidth = copy.lanes.getSize();
+  laneWidth = copy.lanes.lanes.getSize();
   ivs.push_back(Value());
-  // Each lane's run, read from a flat view of the source in blocks of a
-  // vector's length; each lanes x block square transposed in registers and
-  // stored one row (a vector of lanes) at a time.
+  // Each lane's run, read from a flat view of the source in blocks of the
+  // square's side.
   SmallVector<ReassociationIndices> all(1);
   for (int64_t d = 0, e = in.type.getRank(); d < e; ++d)
     all.front().push_back(d);
@@ -740,31 +681,43 @@ LogicalResult LeafEmitter::lowerTransposingCopy(TransposingCopy &copy,
     }
     starts.push_back(offset);
   }
-  auto squareType = VectorType::get({laneWidth, laneWidth}, elem);
-  auto rowType = VectorType::get({laneWidth}, elem);
-  for (int64_t block = 0; block < copy.run; block += laneWidth) {
-    Value square = arith::ConstantOp::create(
-        b, loc, squareType, cast<TypedAttr>(b.getZeroAttr(squareType)));
-    for (int64_t l = 0; l < laneWidth; ++l) {
-      Value at = arith::AddIOp::create(
-          b, loc, starts[l], arith::ConstantIndexOp::create(b, loc, block));
-      Value v = vector::LoadOp::create(b, loc, rowType, flat, at);
-      square = vector::InsertOp::create(b, loc, v, square, l);
-    }
-    Value transposed = vector::TransposeOp::create(b, loc, square, {1, 0});
-    for (int64_t r = 0; r < laneWidth; ++r) {
-      // The row's unrolled coordinates, innermost fastest.
-      int64_t rest = block + r;
-      for (size_t k = copy.rows.size(); k-- > 0;) {
-        int64_t size = copy.rows[k].getSize();
-        ivs[first + k] = arith::ConstantIndexOp::create(b, loc, rest % size);
-        rest /= size;
+  // Squares of `side` lanes x `side` run elements; wider lanes are
+  // several squares side by side, each storing a part of every row.
+  int64_t side = copy.lanes.square;
+  auto squareType = VectorType::get({side, side}, elem);
+  auto rowType = VectorType::get({side}, elem);
+  llvm::MaybeAlign alignment = getVectorAlignment(out, leaf.getIndices());
+  unsigned elementBytes = elem.getIntOrFloatBitWidth() / 8;
+  for (int64_t block = 0; block < copy.run; block += side) {
+    for (int64_t group = 0; group < laneWidth; group += side) {
+      Value square = arith::ConstantOp::create(
+          b, loc, squareType, cast<TypedAttr>(b.getZeroAttr(squareType)));
+      for (int64_t l = 0; l < side; ++l) {
+        Value at = arith::AddIOp::create(
+            b, loc, starts[group + l],
+            arith::ConstantIndexOp::create(b, loc, block));
+        Value v = vector::LoadOp::create(b, loc, rowType, flat, at);
+        square = vector::InsertOp::create(b, loc, v, square, l);
       }
-      Value v = vector::ExtractOp::create(b, loc, transposed, r);
-      vector::StoreOp::create(
-          b, loc, v, out.memref, emitIndices(b, loc, out, leaf.getIndices()),
-          /*nontemporal=*/out.buffer && out.buffer.getNontemporal(),
-          getVectorAlignment(out, leaf.getIndices()));
+      Value transposed = vector::TransposeOp::create(b, loc, square, {1, 0});
+      llvm::MaybeAlign partAlignment;
+      if (alignment)
+        partAlignment = llvm::commonAlignment(*alignment, group * elementBytes);
+      for (int64_t r = 0; r < side; ++r) {
+        // The row's unrolled coordinates, innermost fastest.
+        int64_t rest = block + r;
+        for (size_t k = copy.rows.size(); k-- > 0;) {
+          int64_t size = copy.rows[k].getSize();
+          ivs[first + k] = arith::ConstantIndexOp::create(b, loc, rest % size);
+          rest /= size;
+        }
+        Value v = vector::ExtractOp::create(b, loc, transposed, r);
+        vector::StoreOp::create(
+            b, loc, v, out.memref,
+            emitIndices(b, loc, out, leaf.getIndices(), group),
+            /*nontemporal=*/out.buffer && out.buffer.getNontemporal(),
+            partAlignment);
+      }
     }
   }
   ivs.resize(first);

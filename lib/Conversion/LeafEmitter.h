@@ -11,6 +11,7 @@
 #ifndef PERFDOJO_LIB_CONVERSION_LEAFEMITTER_H
 #define PERFDOJO_LIB_CONVERSION_LEAFEMITTER_H
 
+#include "perfdojo/Analysis/TransposingCopy.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
 
@@ -55,21 +56,10 @@ public:
   mlir::LogicalResult lowerLeaf(dojo::LeafOp leaf, mlir::OpBuilder &b);
   /// A `:v` scope: its single leaf (ModeRules.h) on vectors of its size.
   mlir::LogicalResult lowerVectorScope(dojo::ScopeOp scope, mlir::OpBuilder &b);
-  /// A transposing copy: a chain of `:u` scopes (`rows`, each the only
-  /// child of the one above) around a `:v` scope whose copy leaf writes
-  /// consecutive elements along its lanes and reads, along the unrolled
-  /// variables, one run of consecutive elements (row-major over them, a
-  /// whole number of vectors). It moves as one load per lane and block of
-  /// the run, a transpose in registers and one store per row, instead of a
-  /// lane-by-lane gather per row.
-  struct TransposingCopy {
-    llvm::SmallVector<dojo::ScopeOp> rows;
-    dojo::ScopeOp lanes;
-    dojo::LeafOp leaf;
-    /// The consecutive source elements each lane reads.
-    int64_t run = 1;
-  };
-  /// The transposing copy at `unroll` (a `:u` scope at the current depth).
+  /// The transposing copy (Analysis/TransposingCopy.h) at `unroll`, a `:u`
+  /// scope at the current depth, on the CPU target's squares: one load per
+  /// lane and square of the run, a transpose in registers and one store per
+  /// row, instead of a lane-by-lane gather per row.
   std::optional<TransposingCopy> getTransposingCopy(dojo::ScopeOp unroll);
   mlir::LogicalResult lowerTransposingCopy(TransposingCopy &copy,
                                            mlir::OpBuilder &b);

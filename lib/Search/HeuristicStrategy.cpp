@@ -37,7 +37,9 @@
 //      buffers to registers (else the stack) where they fit;
 //   4. parallelize every top-level scope that can run in parallel (through
 //      an illegal one, to its only child scope; through a single-iteration
-//      one, to each of its child scopes).
+//      one, to each of its child scopes);
+//   5. on every finished candidate, transposing vector copies chained
+//      (TransposingChains.h) so that they move through registers.
 //
 // Deterministic candidates, each distinct program evaluated once: the
 // original; when the kernel has a blocking site, rules 0-4 with seven
@@ -75,6 +77,7 @@
 #include "RegisterBlocking.h"
 #include "RowInterleaving.h"
 #include "TilePacking.h"
+#include "TransposingChains.h"
 
 #include "llvm/ADT/StringSet.h"
 
@@ -422,9 +425,17 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
     placeMemory(game);
     parallelize(game);
   };
+  // A CPU candidate is proposed with its transposing copies chained
+  // (TransposingChains.h); the game goes on from the program before.
+  auto proposeCpu = [&](Game &game) {
+    size_t mark = game.history().size();
+    chainTransposingCopies(game, options.target);
+    propose(game);
+    undoTo(game, mark);
+  };
   auto finish = [&](Game &game) {
     applyRules(game);
-    propose(game);
+    proposeCpu(game);
   };
   std::vector<BlockSite> sites = findBlockSites(original, options);
   if (!sites.empty()) {
@@ -478,7 +489,7 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
       // slab by slab inside the tile loop (TilePacking.h).
       if (variant.cacheTile && !full() && packCopiesInTiles(game)) {
         placeInternalBuffers(game);
-        propose(game);
+        proposeCpu(game);
       }
     }
   }
@@ -487,7 +498,7 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
     finish(plain);
     // The same program with its large outputs streamed past the caches.
     if (!full() && streamOutputs(plain))
-      propose(plain);
+      proposeCpu(plain);
   }
   if (!full() && sites.empty()) {
     // The nests inside a short top-level scope parallel instead of it
@@ -499,7 +510,7 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
       vectorize(inner, options);
       placeMemory(inner);
       parallelize(inner);
-      propose(inner);
+      proposeCpu(inner);
     }
   }
   if (!full()) {
@@ -510,7 +521,7 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
     if (interleaveRows(rows)) {
       placeMemory(rows);
       parallelize(rows);
-      propose(rows);
+      proposeCpu(rows);
     }
   }
   return candidates;

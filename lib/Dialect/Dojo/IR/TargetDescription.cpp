@@ -20,6 +20,13 @@ int64_t TargetDescription::getVectorLanes(mlir::Type elementType) const {
   return std::max<int64_t>(1, vectorBytes / bytes);
 }
 
+int64_t TargetDescription::getTransposeLanes(mlir::Type elementType) const {
+  int64_t bytes =
+      std::max<int64_t>(1, (elementType.getIntOrFloatBitWidth() + 7) / 8);
+  int64_t side = std::min(getVectorLanes(elementType), transposeBytes / bytes);
+  return side >= 2 ? side : 0;
+}
+
 TargetDescription TargetDescription::getCpu(int64_t vectorBytes) {
   TargetDescription target;
   target.name = "cpu";
@@ -31,6 +38,7 @@ TargetDescription TargetDescription::getCpu(int64_t vectorBytes) {
        {BufferLocation::heap, BufferLocation::stack, BufferLocation::reg})
     target.locations |= 1u << static_cast<unsigned>(location);
   target.vectorBytes = vectorBytes;
+  target.transposeBytes = std::min<int64_t>(32, vectorBytes);
   target.streamDataMovers = 0;
   // AVX-512 has 32 vector registers, AVX2 16.
   target.vectorRegisters = vectorBytes >= 64 ? 32 : 16;
@@ -72,6 +80,7 @@ TargetDescription::getGpu(llvm::StringRef chip) {
     target.locations =
         ~0u & ~(1u << static_cast<unsigned>(BufferLocation::tcdm));
     target.vectorBytes = 16;
+    target.transposeBytes = 0;
     target.streamDataMovers = 0;
     target.vectorRegisters = 255 / 4; // 255 32-bit registers per thread
     target.warpSize = part.warpSize;
@@ -106,6 +115,7 @@ TargetDescription TargetDescription::getSnitch() {
     target.locations |= 1u << static_cast<unsigned>(location);
   // One 64-bit FP register (packed SIMD is not modelled).
   target.vectorBytes = 8;
+  target.transposeBytes = 0;
   target.vectorRegisters = 32;
   // The Snitch lowering gives every element of a `reg` buffer its own FP
   // register: 29 are allocatable (ft0-ft2 are kept for SSR streams), and a

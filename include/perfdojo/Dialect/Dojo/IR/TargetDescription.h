@@ -41,6 +41,11 @@ struct TargetDescription {
   int64_t vectorBytes = 64;    ///< a `:v` scope covers this many bytes
   int64_t vectorRegisters = 32; ///< architectural vector registers
   int64_t unrollLimit = 64;    ///< largest `:u` scope
+  /// Rows of the register squares a transposing copy moves (Analysis/
+  /// TransposingCopy.h), in bytes; 0 where copies never transpose in
+  /// registers. 32 bytes (8 x 8 f32): on Zen 4 with AVX-512 a 16 x 16
+  /// square's shuffles were slower than gathering the lanes one by one.
+  int64_t transposeBytes = 32;
   int64_t maxBlockSize = 1024; ///< largest `:b` scope (threads per block)
   int64_t warpSize = 32;       ///< size of a `:w` scope
   /// Capacity of buffer locations (allocated storage, `:N` dimensions
@@ -70,6 +75,10 @@ struct TargetDescription {
   /// Lanes of one vector register of `elementType` (at least 1): the size
   /// of a `:v` scope over that type.
   int64_t getVectorLanes(mlir::Type elementType) const;
+  /// Side of the square of `elementType` elements a transposing copy
+  /// moves through registers: transposeBytes' elements, at most a vector's
+  /// lanes; 0 (no squares) below 2.
+  int64_t getTransposeLanes(mlir::Type elementType) const;
   /// Why a scope of `size` cannot have `mode` on this target (the unroll
   /// limit, threads per block, the warp size, or for `:v` the lanes of
   /// `laneType`); nullopt if it can.
