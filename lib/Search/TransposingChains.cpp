@@ -110,9 +110,11 @@ bool moveRunDown(Game &game, const LeafRef &ref,
   if (!lanes)
     return false;
   unsigned laneDepth = getNodeDepth(lanes->lanes);
+  // (A size-1 scope's variable is always 0: its stride says nothing.)
   std::optional<unsigned> found;
   for (unsigned d = 0; d < laneDepth; ++d)
-    if (lanes->getSourceStride(d) == 1)
+    if (lanes->getSourceStride(d) == 1 &&
+        llvm::cast<ScopeOp>(getAncestorAtDepth(lanes->leaf, d)).getSize() > 1)
       found = d;
   if (!found)
     return false;
