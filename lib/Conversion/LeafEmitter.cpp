@@ -8,6 +8,7 @@
 
 #include "LeafEmitter.h"
 #include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
+#include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 #include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -687,7 +688,7 @@ LogicalResult LeafEmitter::lowerTransposingCopy(TransposingCopy &copy,
   auto squareType = VectorType::get({side, side}, elem);
   auto rowType = VectorType::get({side}, elem);
   llvm::MaybeAlign alignment = getVectorAlignment(out, leaf.getIndices());
-  unsigned elementBytes = elem.getIntOrFloatBitWidth() / 8;
+  int64_t elementBytes = getElementBytes(elem);
   for (int64_t block = 0; block < copy.run; block += side) {
     for (int64_t group = 0; group < laneWidth; group += side) {
       Value square = arith::ConstantOp::create(

@@ -59,6 +59,7 @@
 
 #include "MoveKinds.h"
 #include "perfdojo/Dialect/Dojo/IR/ElementTypes.h"
+#include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 
 #include "mlir/IR/Builders.h"
 
@@ -135,7 +136,7 @@ SmallVector<int64_t> getPartialShape(BufferOp output, int64_t n) {
 /// The stack when the partials fit its budget, the heap otherwise.
 BufferLocation getPartialLocation(Type elementType, ArrayRef<int64_t> shape,
                                   const MoveOptions &options) {
-  int64_t bytes = (elementType.getIntOrFloatBitWidth() + 7) / 8;
+  int64_t bytes = getElementBytes(elementType);
   for (int64_t extent : shape) {
     if (bytes > options.target.stackBytes / extent)
       return BufferLocation::heap;

@@ -57,9 +57,12 @@ int64_t perfdojo::getLogicalElements(BufferOp buffer) {
   return elements;
 }
 
+int64_t perfdojo::getElementBytes(mlir::Type elementType) {
+  return std::max<int64_t>(1, (elementType.getIntOrFloatBitWidth() + 7) / 8);
+}
+
 int64_t perfdojo::getElementBytes(BufferOp buffer) {
-  return std::max<int64_t>(
-      1, (buffer.getElementType().getIntOrFloatBitWidth() + 7) / 8);
+  return getElementBytes(buffer.getElementType());
 }
 
 std::optional<std::string>

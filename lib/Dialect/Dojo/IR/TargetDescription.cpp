@@ -15,15 +15,12 @@ using namespace perfdojo;
 using namespace perfdojo::dojo;
 
 int64_t TargetDescription::getVectorLanes(mlir::Type elementType) const {
-  int64_t bytes =
-      std::max<int64_t>(1, (elementType.getIntOrFloatBitWidth() + 7) / 8);
-  return std::max<int64_t>(1, vectorBytes / bytes);
+  return std::max<int64_t>(1, vectorBytes / getElementBytes(elementType));
 }
 
 int64_t TargetDescription::getTransposeLanes(mlir::Type elementType) const {
-  int64_t bytes =
-      std::max<int64_t>(1, (elementType.getIntOrFloatBitWidth() + 7) / 8);
-  int64_t side = std::min(getVectorLanes(elementType), transposeBytes / bytes);
+  int64_t side = std::min(getVectorLanes(elementType),
+                          transposeBytes / getElementBytes(elementType));
   return side >= 2 ? side : 0;
 }
 

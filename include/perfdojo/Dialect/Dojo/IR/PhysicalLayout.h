@@ -37,6 +37,9 @@ int64_t getStrideAlong(dojo::BufferOp buffer,
 int64_t getStorageElements(dojo::BufferOp buffer);
 /// Logical elements of `buffer`: the product of its shape (saturating).
 int64_t getLogicalElements(dojo::BufferOp buffer);
+/// Bytes of one element of `elementType`: its bits rounded up to whole
+/// bytes, at least 1 (a bool is stored one byte per element).
+int64_t getElementBytes(mlir::Type elementType);
 /// Bytes of one element of `buffer` (at least 1).
 int64_t getElementBytes(dojo::BufferOp buffer);
 /// Why a buffer called `name`, of `elementBytes`-byte elements and these
