@@ -164,7 +164,8 @@ class GpuKernelLowering : public LeafEmitter {
 public:
   GpuKernelLowering(KernelOp kernel, const TargetDescription &target,
                     bool approximateMath)
-      : kernel(kernel), target(target), approximateMath(approximateMath) {
+      : LeafEmitter(target), kernel(kernel),
+        approximateMath(approximateMath) {
     // cuMemAlloc and hipMalloc return 256-byte aligned memory; shared views
     // and per-thread storage are 16-byte aligned below.
     baseAlignment = 16;
@@ -195,7 +196,6 @@ private:
                   Location loc, bool record);
 
   KernelOp kernel;
-  const TargetDescription &target;
   /// Whether f32 transcendentals become polynomials (dojo-approximate-math).
   bool approximateMath;
   SmallVector<Placement> placements;

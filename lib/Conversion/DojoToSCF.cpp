@@ -42,7 +42,8 @@ namespace {
 /// vector operations; leaves are LeafEmitter's.
 class KernelLowering : public LeafEmitter {
 public:
-  explicit KernelLowering(KernelOp kernel) : kernel(kernel) {}
+  KernelLowering(KernelOp kernel, const TargetDescription &cpu)
+      : LeafEmitter(cpu), kernel(kernel) {}
   LogicalResult run();
 
 private:
@@ -66,8 +67,7 @@ private:
 
 LogicalResult KernelLowering::planStorage() {
   for (BufferOp buffer : kernel.getBuffers()) {
-    static const TargetDescription cpu = TargetDescription::getCpu();
-    if (!cpu.hasLocation(buffer.getLocation()))
+    if (!target.hasLocation(buffer.getLocation()))
       return buffer.emitOpError("buffer '")
              << buffer.getName() << "' is located in "
              << stringifyBufferLocation(buffer.getLocation())
@@ -120,10 +120,9 @@ LogicalResult KernelLowering::lowerNodes(Block &block, OpBuilder &b) {
 LogicalResult KernelLowering::lowerScope(ScopeOp scope, OpBuilder &b) {
   Location loc = scope.getLoc();
   int64_t size = scope.getSize();
-  static const TargetDescription cpu = TargetDescription::getCpu();
-  if (!cpu.supports(scope.getMode()))
+  if (!target.supports(scope.getMode()))
     return scope.emitOpError("has mode ")
-           << describeMode(scope.getMode()) << ", which the " << cpu.name
+           << describeMode(scope.getMode()) << ", which the " << target.name
            << " target cannot execute";
   switch (scope.getMode()) {
   case Mode::seq: {
@@ -300,10 +299,18 @@ LogicalResult KernelLowering::run() {
 
 struct ConvertDojoToSCFPass
     : perfdojo::impl::ConvertDojoToSCFPassBase<ConvertDojoToSCFPass> {
+  using Base::Base;
   void runOnOperation() override {
+    if (vectorBytes < 1) {
+      getOperation().emitError("convert-dojo-to-scf: vector-bytes must be "
+                               "positive, not ")
+          << static_cast<int64_t>(vectorBytes);
+      return signalPassFailure();
+    }
+    TargetDescription cpu = TargetDescription::getCpu(vectorBytes);
     SmallVector<KernelOp> kernels(getOperation().getOps<KernelOp>());
     for (KernelOp kernel : kernels)
-      if (failed(KernelLowering(kernel).run()))
+      if (failed(KernelLowering(kernel, cpu).run()))
         return signalPassFailure();
   }
 };

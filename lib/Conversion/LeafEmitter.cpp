@@ -638,8 +638,7 @@ LogicalResult LeafEmitter::lowerVectorScope(ScopeOp scope, OpBuilder &b) {
 
 std::optional<TransposingCopy>
 LeafEmitter::getTransposingCopy(ScopeOp unroll) {
-  static const TargetDescription cpu = TargetDescription::getCpu();
-  std::optional<TransposingCopy> copy = matchTransposingCopy(unroll, cpu);
+  std::optional<TransposingCopy> copy = matchTransposingCopy(unroll, target);
   if (!copy)
     return std::nullopt;
   auto source = cast<AccessAttr>(copy->lanes.leaf.getInputs()[0]);

@@ -14,6 +14,7 @@
 #include "perfdojo/Analysis/TransposingCopy.h"
 #include "perfdojo/Dialect/Dojo/IR/Dojo.h"
 #include "perfdojo/Dialect/Dojo/IR/IndexExpr.h"
+#include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -52,12 +53,14 @@ mlir::Type getStorageElementType(dojo::BufferOp buffer);
 /// iteration variables in `ivs`.
 class LeafEmitter {
 public:
+  explicit LeafEmitter(const TargetDescription &target) : target(target) {}
+
   /// A leaf outside `:v` scopes.
   mlir::LogicalResult lowerLeaf(dojo::LeafOp leaf, mlir::OpBuilder &b);
   /// A `:v` scope: its single leaf (ModeRules.h) on vectors of its size.
   mlir::LogicalResult lowerVectorScope(dojo::ScopeOp scope, mlir::OpBuilder &b);
   /// The transposing copy (Analysis/TransposingCopy.h) at `unroll`, a `:u`
-  /// scope at the current depth, on the CPU target's squares: one load per
+  /// scope at the current depth, on the target's squares: one load per
   /// lane and square of the run, a transpose in registers and one store per
   /// row, instead of a lane-by-lane gather per row.
   std::optional<TransposingCopy> getTransposingCopy(dojo::ScopeOp unroll);
@@ -98,6 +101,8 @@ protected:
   mlir::Value emitLinear(mlir::OpBuilder &b, mlir::Location loc,
                          const LinearForm &form, int64_t lane);
 
+  /// The target compiled for: its modes, locations and vector facts.
+  const TargetDescription target;
   std::vector<Storage> storages;
   llvm::StringMap<unsigned> arrayStorage;
   /// Bytes every memref's base is known to be aligned to (0: unknown). The

@@ -23,7 +23,9 @@ using namespace mlir;
 
 void perfdojo::buildDojoToLLVMPipeline(OpPassManager &pm,
                                        const DojoToLLVMOptions &options) {
-  pm.addPass(createConvertDojoToSCFPass());
+  ConvertDojoToSCFPassOptions scfOptions;
+  scfOptions.vectorBytes = options.vectorBytes;
+  pm.addPass(createConvertDojoToSCFPass(scfOptions));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (options.approximateMath)

@@ -128,6 +128,7 @@ JitKernel::compile(dojo::KernelOp kernel, const JitOptions &options) {
   builder.clone(*kernel);
   DojoToLLVMOptions lowering;
   lowering.approximateMath = options.approximateMath;
+  lowering.vectorBytes = TargetDescription::getHost().vectorBytes;
   if (llvm::Error error = lowerToLLVMDialect(*module, lowering))
     return std::move(error);
   jit->times.lowerMs = millisecondsSince(start);

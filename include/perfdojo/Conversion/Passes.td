@@ -31,7 +31,16 @@ def ConvertDojoToSCFPass : Pass<"convert-dojo-to-scf", "::mlir::ModuleOp"> {
     Leaves compute in the output's element type with the interpreter's
     exact formulas (`max(a, b) = a < b ? b : a`, `relu(a) = a > 0 ? a : 0`,
     `sigmoid(a) = 1 / (1 + exp(-a))`, `rsqrt(a) = 1 / sqrt(a)`).
+
+    `vector-bytes` is the width of the CPU's vector registers that the code
+    is compiled for (TargetDescription::getCpu): the side of a transposing
+    copy's register squares follows from it. The JIT passes its host's, an
+    ahead-of-time build its `--target`'s (Target/LLVM/CodeGen.h).
   }];
+  let options = [
+    Option<"vectorBytes", "vector-bytes", "int64_t", /*default=*/"64",
+           "Bytes of one vector register of the CPU compiled for">
+  ];
   let dependentDialects = [
     "::mlir::func::FuncDialect", "::mlir::scf::SCFDialect",
     "::mlir::memref::MemRefDialect", "::mlir::arith::ArithDialect",

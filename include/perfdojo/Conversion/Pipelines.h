@@ -20,6 +20,11 @@ struct DojoToLLVMOptions : mlir::PassPipelineOptions<DojoToLLVMOptions> {
       llvm::cl::desc("Expand f32 exp/log/tanh into vectorizable polynomials "
                      "(off: call libm)"),
       llvm::cl::init(true)};
+  Option<int64_t> vectorBytes{
+      *this, "vector-bytes",
+      llvm::cl::desc("Bytes of one vector register of the CPU compiled for "
+                     "(convert-dojo-to-scf)"),
+      llvm::cl::init(64)};
 };
 
 /// Adds every pass from `dojo` to the `llvm` dialect to `pm` (a pass

@@ -26,18 +26,34 @@ namespace {
 
 struct TargetSpec {
   llvm::StringRef name, triple, cpu, features;
+  /// Bytes of one vector register (RV64GC: one FP register; the V
+  /// extension's fixed-length minimum, VLEN >= 128).
+  int64_t vectorBytes;
 };
 
 /// Explicit targets; `host` is resolved from the running CPU.
 constexpr TargetSpec kTargets[] = {
-    {"x86_64", "x86_64-unknown-linux-gnu", "x86-64", ""},
-    {"x86_64-avx2", "x86_64-unknown-linux-gnu", "haswell", ""},
-    {"x86_64-avx512", "x86_64-unknown-linux-gnu", "skylake-avx512", ""},
-    {"aarch64", "aarch64-unknown-linux-gnu", "generic", "+neon"},
-    {"riscv64", "riscv64-unknown-linux-gnu", "generic-rv64", "+m,+a,+f,+d,+c"},
+    {"x86_64", "x86_64-unknown-linux-gnu", "x86-64", "", 16},
+    {"x86_64-avx2", "x86_64-unknown-linux-gnu", "haswell", "", 32},
+    {"x86_64-avx512", "x86_64-unknown-linux-gnu", "skylake-avx512", "", 64},
+    {"aarch64", "aarch64-unknown-linux-gnu", "generic", "+neon", 16},
+    {"riscv64", "riscv64-unknown-linux-gnu", "generic-rv64", "+m,+a,+f,+d,+c",
+     8},
     {"riscv64-v", "riscv64-unknown-linux-gnu", "generic-rv64",
-     "+m,+a,+f,+d,+c,+v"},
+     "+m,+a,+f,+d,+c,+v", 16},
 };
+
+const TargetSpec *findTarget(llvm::StringRef name) {
+  const TargetSpec *spec = llvm::find_if(
+      kTargets, [&](const TargetSpec &s) { return s.name == name; });
+  return spec == std::end(kTargets) ? nullptr : spec;
+}
+
+llvm::Error unknownTarget(llvm::StringRef target) {
+  return createStringError("unknown target '%s' (expected one of: %s)",
+                           target.str().c_str(),
+                           perfdojo::getSupportedTargetsHelp().str().c_str());
+}
 
 void initializeTargets() {
   static std::once_flag once;
@@ -87,6 +103,16 @@ llvm::StringRef perfdojo::getSupportedTargetsHelp() {
          "riscv64-v";
 }
 
+llvm::Expected<perfdojo::TargetDescription>
+perfdojo::getCpuTargetDescription(llvm::StringRef target) {
+  if (target == "host")
+    return TargetDescription::getHost();
+  const TargetSpec *spec = findTarget(target);
+  if (!spec)
+    return unknownTarget(target);
+  return TargetDescription::getCpu(spec->vectorBytes);
+}
+
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 perfdojo::createTargetMachine(llvm::StringRef target, unsigned optLevel) {
   initializeTargets();
@@ -99,12 +125,9 @@ perfdojo::createTargetMachine(llvm::StringRef target, unsigned optLevel) {
       hostFeatures.AddFeature(feature, enabled);
     features = hostFeatures.getString();
   } else {
-    const TargetSpec *spec = llvm::find_if(
-        kTargets, [&](const TargetSpec &s) { return s.name == target; });
-    if (spec == std::end(kTargets))
-      return createStringError("unknown target '%s' (expected one of: %s)",
-                               target.str().c_str(),
-                               getSupportedTargetsHelp().str().c_str());
+    const TargetSpec *spec = findTarget(target);
+    if (!spec)
+      return unknownTarget(target);
     triple = spec->triple.str();
     cpu = spec->cpu.str();
     features = spec->features.str();

@@ -227,8 +227,13 @@ llvm::Error perfdojo::emitKernelLibrary(ModuleOp module,
 
   if (module.getOps<dojo::KernelOp>().empty())
     return llvm::createStringError("the input holds no dojo.kernel");
+  llvm::Expected<TargetDescription> cpu =
+      getCpuTargetDescription(options.target);
+  if (!cpu)
+    return cpu.takeError();
   DojoToLLVMOptions lowering;
   lowering.approximateMath = options.approximateMath;
+  lowering.vectorBytes = cpu->vectorBytes;
   if (llvm::Error error = lowerToLLVMDialect(module, lowering))
     return error;
 

@@ -10,6 +10,7 @@
 #define PERFDOJO_TARGET_LLVM_CODEGEN_H
 
 #include "perfdojo/Conversion/Pipelines.h"
+#include "perfdojo/Dialect/Dojo/IR/TargetDescription.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/IR/LLVMContext.h"
@@ -30,6 +31,11 @@ llvm::StringRef getSupportedTargetsHelp();
 /// (RV64GC) or `riscv64-v` (RV64GCV). `optLevel` is 0-3.
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createTargetMachine(llvm::StringRef target, unsigned optLevel);
+
+/// What the lowering knows of `target` (a name createTargetMachine
+/// accepts): the CPU description with the width of its vector registers.
+llvm::Expected<TargetDescription>
+getCpuTargetDescription(llvm::StringRef target);
 
 /// Runs the dojo-to-LLVM pipeline on `module` in place. Diagnostics go to
 /// the context's handler; the error says which stage failed.
