@@ -247,7 +247,7 @@ TargetDescription::lookup(llvm::StringRef name) {
     return getHost();
   if (name == "snitch")
     return getSnitch();
-  return getGpu(name);
+  return getGpu(resolveGpuAlias(name));
 }
 
 llvm::Expected<TargetDescription>
@@ -263,5 +263,6 @@ llvm::SmallVector<llvm::StringRef> TargetDescription::getNames() {
   llvm::SmallVector<llvm::StringRef> names = {"default", "cpu", "host",
                                               "snitch"};
   llvm::append_range(names, getGpuChips());
+  names.append({"cuda", "rocm"});
   return names;
 }

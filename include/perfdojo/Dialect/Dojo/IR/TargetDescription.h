@@ -130,8 +130,9 @@ struct TargetDescription {
   /// `cuda` sm_90 and `rocm` gfx942 (the parts the GPU expert pass is
   /// tuned and checked on); any other name unchanged.
   static llvm::StringRef resolveGpuAlias(llvm::StringRef name);
-  /// The target a name stands for: `default`, `cpu`, `host`, `snitch` or a chip
-  /// of getGpuChips; nullopt for another name.
+  /// The target a name stands for: `default`, `cpu`, `host`, `snitch`, a chip
+  /// of getGpuChips or a vendor's alias (resolveGpuAlias); nullopt for
+  /// another name.
   static std::optional<TargetDescription> lookup(llvm::StringRef name);
   /// Every name lookup accepts, for messages.
   static llvm::SmallVector<llvm::StringRef> getNames();
