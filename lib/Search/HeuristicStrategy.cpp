@@ -38,8 +38,10 @@
 //   4. parallelize every top-level scope that can run in parallel (through
 //      an illegal one, to its only child scope; through a single-iteration
 //      one, to each of its child scopes);
-//   5. on every finished candidate, transposing vector copies chained
-//      (TransposingChains.h) so that they move through registers.
+//   5. on every finished candidate, the internal destinations of transposing
+//      vector copies blocked by the copy's lanes (LaneBlocking.h), and the
+//      copies chained (TransposingChains.h) so that they move through
+//      registers.
 //
 // Deterministic candidates, each distinct program evaluated once: the
 // original; when the kernel has a blocking site, rules 0-4 with seven
@@ -73,6 +75,7 @@
 #include "perfdojo/Search/GpuExpertRules.h"
 #include "perfdojo/Search/SnitchExpertRules.h"
 #include "InnerParallelism.h"
+#include "LaneBlocking.h"
 #include "MoveRules.h"
 #include "RegisterBlocking.h"
 #include "RowInterleaving.h"
@@ -425,10 +428,12 @@ perfdojo::proposeHeuristicCandidates(KernelOp original,
     placeMemory(game);
     parallelize(game);
   };
-  // A CPU candidate is proposed with its transposing copies chained
-  // (TransposingChains.h); the game goes on from the program before.
+  // A CPU candidate is proposed with its transposing copies writing blocks
+  // (LaneBlocking.h) and chained (TransposingChains.h); the game goes on
+  // from the program before.
   auto proposeCpu = [&](Game &game) {
     size_t mark = game.history().size();
+    blockTransposedDestinations(game, options.target);
     chainTransposingCopies(game, options.target);
     propose(game);
     undoTo(game, mark);
