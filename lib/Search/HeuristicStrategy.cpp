@@ -32,7 +32,9 @@
 //      cannot be vectorized directly gets lane accumulators
 //      (privatize_reduction), whose combine scope is unrolled; an
 //      accumulator sums at most kMaxTermsPerAccumulator terms, so a longer
-//      reduction gets lanes per block whose combine gets lanes once more;
+//      reduction gets lanes per block whose combine gets lanes once more
+//      (a long scope without a boundary for such blocks, one long row, is
+//      first split by its largest divisor that makes one: getBlockSplit);
 //   3. memory: reuse buffer dimensions until exhaustion, then move internal
 //      buffers to registers (else the stack) where they fit;
 //   4. parallelize every top-level scope that can run in parallel (through
@@ -70,6 +72,8 @@
 
 #include "perfdojo/Dialect/Dojo/IR/PhysicalLayout.h"
 #include "perfdojo/Moves/Selector.h"
+#include "perfdojo/Dialect/Dojo/IR/KernelTree.h"
+#include "perfdojo/Support/Divisors.h"
 #include "perfdojo/Support/SaturatingArithmetic.h"
 
 #include "perfdojo/Search/GpuExpertRules.h"
@@ -128,6 +132,42 @@ int64_t getTermsPerAccumulator(ScopeOp lanes, unsigned d) {
        scope = llvm::dyn_cast<ScopeOp>(scope->getParentOp()))
     terms = saturatingMul(terms, scope.getSize());
   return terms;
+}
+
+/// Blocks of fewer terms than this make their combine a large share of the
+/// reduction's work (one more vector add per block: over 6%).
+constexpr int64_t kMinTermsPerBlock = 16;
+
+/// Where the reduction of the lane scope `lanes` has no scope boundary that
+/// bounds its blocks usefully (the outermost placement within
+/// kMaxTermsPerAccumulator terms sums fewer than kMinTermsPerBlock, the
+/// reduction scope above it many more: one row of a million elements,
+/// 62500 vectors, would otherwise accumulate one term per block and
+/// combine 62500), the split of the scope above by its largest divisor
+/// that keeps the blocks within the bound (62500 = 20 x 3125: blocks of
+/// 3125 terms).
+std::optional<MoveRequest> getBlockSplit(ScopeOp lanes) {
+  unsigned e = getNodeDepth(lanes);
+  for (unsigned d = 0; d <= e; ++d) {
+    int64_t terms = getTermsPerAccumulator(lanes, d);
+    if (terms > kMaxTermsPerAccumulator)
+      continue;
+    if (d == 0 || terms >= kMinTermsPerBlock)
+      return std::nullopt;
+    auto above = llvm::dyn_cast<ScopeOp>(getAncestorAtDepth(lanes, d - 1));
+    auto leaf = llvm::cast<LeafOp>(lanes.getBlock().front());
+    if (!above || above.getMode() != Mode::seq ||
+        usesDepth(leaf.getIndices(), d - 1))
+      return std::nullopt;
+    int64_t best = 0;
+    for (int64_t f : getProperDivisors(above.getSize()))
+      if (saturatingMul(terms, f) <= kMaxTermsPerAccumulator)
+        best = f;
+    if (saturatingMul(terms, best) < kMinTermsPerBlock)
+      return std::nullopt;
+    return makeMove(MoveKind::SplitScope, getNodeSelector(above), {best});
+  }
+  return std::nullopt;
 }
 
 /// The placements privatize_reduction is tried at for the lane scope
@@ -226,6 +266,12 @@ void vectorize(Game &game, const MoveOptions &options) {
       bool combinesBlocks = readsOnly(leaf, blocked);
       if (continuesOutside(leaf, scope) &&
           (!readsOnly(leaf, accumulators) || combinesBlocks)) {
+        if (!combinesBlocks)
+          if (std::optional<MoveRequest> split = getBlockSplit(scope);
+              split && !refused.contains(split->str())) {
+            next = split;
+            return;
+          }
         for (unsigned d : getPrivatizationDepths(scope, !combinesBlocks)) {
           MoveRequest move = makeMove(MoveKind::PrivatizeReduction, selector, {d});
           if (refused.contains(move.str()))
